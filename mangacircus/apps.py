@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class MangaCircusConfig(AppConfig):
+    name = "mangacircus"
+    verbose_name = "MangaCircus"

@@ -1,0 +1,25 @@
+"""The client's address: X-Forwarded-For is believed only when it comes from TRUSTED_PROXIES."""
+import ipaddress
+
+from django.conf import settings
+
+
+def _trusted(address):
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in settings.TRUSTED_PROXIES)
+
+
+def client_ip(request):
+    address = request.META.get("REMOTE_ADDR", "")
+    if not _trusted(address):
+        return address
+    hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
+    # Walk back from the nearest hop; the first address not of our own proxies is the client.
+    for hop in reversed(hops):
+        if not _trusted(hop):
+            return hop
+        address = hop
+    return address

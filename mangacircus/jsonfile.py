@@ -1,0 +1,192 @@
+"""The storage primitive behind every JSON state file (db.json, catalog.json, queue.json, ...).
+
+A JsonFile holds the whole document in memory. Changes are made under `lock`, then `touch()`ed;
+a background thread writes the document 0.5 s after the first unflushed change, so a burst of
+changes flushes about twice a second and a crash loses at most ~0.5 s of acknowledged changes.
+Security-relevant changes call `flush()` themselves before answering.
+
+A write is: serialise (orjson, no indent: it runs under the GIL and stalls every request),
+write `<name>.tmp` (mode 0600), fsync it, rename it over the target, fsync the directory.
+A failed write is never retried on the same descriptor: the next attempt serialises a fresh
+tmp from memory. While writes fail, `failing` is set and write requests get 503.
+
+A missing file starts from the default; an unreadable or corrupt one raises StateFileError,
+and the file is left byte-for-byte untouched.
+"""
+import logging
+import os
+import threading
+import time
+from pathlib import Path
+
+import orjson
+
+log = logging.getLogger(__name__)
+
+_open_files = []
+
+
+class StateFileError(Exception):
+    """A state file cannot be loaded; the process must not start on it."""
+
+
+class JsonFile:
+    def __init__(self, path, *, default=dict, validate=None, delay=0.5, max_wait=0.5):
+        self.path = Path(path)
+        self.delay = delay
+        self.max_wait = max_wait
+        self.lock = threading.RLock()
+        self.failing = False
+        self.last_error = None
+        self.flushes = 0
+        self._write_lock = threading.Lock()
+        self._wake = threading.Condition(self.lock)
+        self._first_change = None
+        self._last_change = None
+        self._closed = False
+        self.data = self._load(default, validate)
+        self._thread = threading.Thread(target=self._run, name=f"flush {self.path.name}", daemon=True)
+        self._thread.start()
+        _open_files.append(self)
+
+    def _load(self, default, validate):
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        if tmp.exists():
+            # A leftover from a crash mid-write; the target itself is still the last good copy.
+            tmp.unlink()
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return default()
+        except OSError as e:
+            raise StateFileError(f"{self.path} cannot be read: {e.strerror}") from e
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError as e:
+            raise StateFileError(
+                f"{self.path} is not valid JSON ({e}). It was left untouched: "
+                "repair it or restore it from a backup, then start again."
+            ) from e
+        if not isinstance(data, dict):
+            raise StateFileError(f"{self.path} does not hold a JSON object. It was left untouched.")
+        if validate:
+            try:
+                validate(data)
+            except ValueError as e:
+                raise StateFileError(f"{self.path}: {e}. It was left untouched.") from e
+        return data
+
+    def touch(self):
+        """Record a change made under `lock`; the document is flushed within `max_wait`."""
+        with self.lock:
+            now = time.monotonic()
+            if self._first_change is None:
+                self._first_change = now
+            self._last_change = now
+            self._wake.notify()
+
+    @property
+    def dirty(self):
+        return self._first_change is not None
+
+    def flush(self):
+        """Write the document now if it changed. Returns False when the write failed."""
+        with self._write_lock:
+            with self.lock:
+                if self._first_change is None:
+                    return True
+                payload = orjson.dumps(self.data)
+                pending = (self._first_change, self._last_change)
+                self._first_change = self._last_change = None
+            try:
+                write_atomic(self.path, payload)
+            except OSError as e:
+                with self.lock:
+                    if self._first_change is None:
+                        self._first_change, self._last_change = pending
+                    self.failing = True
+                    self.last_error = f"{e.strerror or e}"
+                log.error("writing %s failed: %s", self.path, self.last_error)
+                return False
+            with self.lock:
+                if self.failing:
+                    log.warning("writing %s works again", self.path)
+                self.failing = False
+                self.last_error = None
+                self.flushes += 1
+            return True
+
+    def _deadline(self):
+        return min(self._last_change + self.delay, self._first_change + self.max_wait)
+
+    def _run(self):
+        while True:
+            with self.lock:
+                while not self._closed and self._first_change is None:
+                    self._wake.wait()
+                if self._closed:
+                    return
+                wait = self._deadline() - time.monotonic()
+                if wait > 0:
+                    self._wake.wait(wait)
+                    continue
+            if not self.flush():
+                time.sleep(self.delay)
+
+    def close(self):
+        """Flush and stop the background writer."""
+        ok = self.flush()
+        with self.lock:
+            self._closed = True
+            self._wake.notify()
+        if self in _open_files:
+            _open_files.remove(self)
+        return ok
+
+
+def write_atomic(path, payload):
+    """tmp + fsync + rename + fsync(dir): the file is either the old or the new document."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        try:
+            os.fchmod(fd, 0o600)
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+    fsync_dir(path.parent)
+
+
+def fsync_dir(directory):
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def any_failing():
+    return any(f.failing for f in list(_open_files))
+
+
+def flush_all():
+    ok = True
+    for f in list(_open_files):
+        ok = f.flush() and ok
+    return ok
+
+
+def close_all():
+    for f in list(_open_files):
+        f.close()

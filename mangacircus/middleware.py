@@ -1,0 +1,61 @@
+"""Security headers on every response, and the /api/ guard (CSRF, body size, failing storage)."""
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+from . import jsonfile
+from .http import MAX_BODY, error_response
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
+
+
+class SecurityHeadersMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+        return response
+
+
+class ApiGuardMiddleware:
+    """POSTs to /api/ must be same-origin JSON. Plain cross-site forms cannot send JSON, and
+    browsers label cross-site requests with Sec-Fetch-Site or Origin."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path_info.startswith("/api/") and request.method not in ("GET", "HEAD", "OPTIONS"):
+            refusal = self.refusal(request)
+            if refusal:
+                return refusal
+        return self.get_response(request)
+
+    def refusal(self, request):
+        content_type = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
+        if content_type != "application/json":
+            return error_response(415, "send JSON (Content-Type: application/json)")
+        if request.META.get("HTTP_SEC_FETCH_SITE", "").lower() == "cross-site":
+            return error_response(403, "cross-site requests are refused")
+        origin = request.META.get("HTTP_ORIGIN")
+        if origin and origin != "null" and urlsplit(origin).netloc != request.get_host():
+            return error_response(403, "cross-origin requests are refused")
+        if origin == "null":
+            return error_response(403, "cross-origin requests are refused")
+        try:
+            if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_BODY:
+                return error_response(413, "request body is larger than 1 MB")
+        except ValueError:
+            return error_response(400, "invalid Content-Length")
+        if jsonfile.any_failing():
+            return error_response(503, "saving data is failing on the server; try again shortly", {"Retry-After": "5"})
+        return None

@@ -1,0 +1,192 @@
+"""MangaCircus settings: every variable is read once, here, from the environment.
+
+A bad value stops the start with a message naming the variable (see docs/configuration.md).
+"""
+import ipaddress
+import os
+import secrets
+from pathlib import Path
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+env = environ.FileAwareEnv()
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def _raw(name, default):
+    value = env.str(name, default=None)
+    return default if value is None else value.strip()
+
+
+def _bool(name, default):
+    value = _raw(name, None)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r}: expected one of 1, 0, true, false, yes, no, on, off")
+
+
+def _int(name, default, minimum=None, maximum=None):
+    value = _raw(name, None)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a whole number") from None
+    if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a number from {minimum} to {maximum}")
+    return number
+
+
+def _choice(name, default, choices):
+    value = _raw(name, default)
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name}={value!r}: expected one of {', '.join(choices)}")
+    return value
+
+
+def _list(name, default):
+    value = _raw(name, None)
+    if value is None:
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _networks(name):
+    networks = []
+    for item in _list(name, []):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(f"{name}: {item!r} is not an IP address or network") from None
+    return networks
+
+
+def _url(name, default):
+    value = _raw(name, default)
+    if not value.startswith(("http://", "https://")):
+        raise ImproperlyConfigured(f"{name}={value!r}: expected an http:// or https:// URL")
+    return value.rstrip("/")
+
+
+PORT = _int("PORT", 8080, 1, 65535)
+DATA = Path(_raw("DATA", str(BASE_DIR / "data"))).resolve()
+_library = _raw("LIBRARY", "")
+LIBRARY = Path(_library).resolve() if _library else None
+_backup = _raw("BACKUP", "")
+BACKUP = Path(_backup).resolve() if _backup else None
+SIGNUP = _choice("SIGNUP", "closed", ("closed", "open"))
+SCAN_INTERVAL = _int("SCAN_INTERVAL", 5, 0, 10_000)  # minutes; 0 turns the periodic check off
+FULL_SCAN_INTERVAL = _int("FULL_SCAN_INTERVAL", 1440, 0, 1_000_000)
+SCAN_CONCURRENCY = _int("SCAN_CONCURRENCY", 1, 1, 64)
+DEFAULT_DIRECTION = _choice("DEFAULT_DIRECTION", "rtl", ("rtl", "ltr", "ttb"))
+COOKIE_SECURE = _bool("COOKIE_SECURE", False)
+SCRAPER_URL = _url("SCRAPER_URL", "http://127.0.0.1:8091")
+SCRAPER_TOKEN = _raw("SCRAPER_TOKEN", "")
+STALL_SECONDS = _int("STALL_SECONDS", 120, 1, 86_400)
+TRUSTED_PROXIES = _networks("TRUSTED_PROXIES")
+ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["*"])
+DEBUG = _bool("DEBUG", False)
+# log2 of the scrypt cost N for new password hashes (2^17 = 128 MiB, ~0.6 s). Tests lower it.
+SCRYPT_LOG_N = _int("SCRYPT_LOG_N", 17, 10, 20)
+# Hand /lib/ files to a reverse proxy after the auth check: "" (off), "x-accel-redirect", "x-sendfile".
+SENDFILE_HEADER = _choice("SENDFILE_HEADER", "", ("", "x-accel-redirect", "x-sendfile"))
+SENDFILE_PREFIX = _raw("SENDFILE_PREFIX", "/protected-library/")
+
+
+def _secret_key():
+    key = _raw("SECRET_KEY", "")
+    if key:
+        return key
+    path = DATA / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    DATA.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with open(fd, "w") as f:
+        f.write(key)
+    return key
+
+
+SECRET_KEY = _secret_key()
+
+INSTALLED_APPS = [
+    "django.contrib.staticfiles",
+    "django.contrib.messages",
+    "mangacircus",
+    "reader",
+    "library",
+    "catalog",
+    "scraper",
+]
+
+MIDDLEWARE = [
+    "mangacircus.middleware.SecurityHeadersMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "mangacircus.middleware.ApiGuardMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "reader.auth.SessionMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+]
+
+ROOT_URLCONF = "mangacircus.urls"
+WSGI_APPLICATION = "mangacircus.wsgi.application"
+DATABASES = {}
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.messages.context_processors.messages",
+                "reader.auth.user_context",
+            ],
+        },
+    },
+]
+
+MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
+CSRF_COOKIE_HTTPONLY = True
+CSRF_COOKIE_SECURE = COOKIE_SECURE
+CSRF_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_SECURE = COOKIE_SECURE
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+USE_X_FORWARDED_HOST = False
+if TRUSTED_PROXIES:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = env.str("TZ", default="UTC")
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(_raw("STATIC_ROOT", str(DATA / "static")))
+STORAGES = {"staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}}
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_MANIFEST_STRICT = False
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": _choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))},
+}

@@ -1,0 +1,26 @@
+from django.http import JsonResponse
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("reader.urls")),
+    path("", include("library.urls")),
+    path("", include("catalog.urls")),
+    path("", include("scraper.urls")),
+]
+
+
+def _json_error(status, message):
+    def view(request, exception=None):
+        if request.path_info.startswith("/api/"):
+            return JsonResponse({"error": message}, status=status)
+        from django.shortcuts import render
+
+        return render(request, "error.html", {"status": status, "message": message}, status=status)
+
+    return view
+
+
+handler400 = _json_error(400, "bad request")
+handler403 = _json_error(403, "forbidden")
+handler404 = _json_error(404, "not found")
+handler500 = _json_error(500, "something went wrong on the server; the log has the details")

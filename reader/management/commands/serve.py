@@ -1,0 +1,81 @@
+"""Run the reader under gunicorn: one worker process with threads, the single writer of DATA.
+
+Run under systemd: deploy/mangacircus-web.service.
+"""
+import sys
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+from mangacircus import locks, runtime
+from mangacircus.jsonfile import StateFileError
+
+
+class Command(BaseCommand):
+    help = "Run the MangaCircus reader (gunicorn, one worker process, threads)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--bind", help="address:port to listen on (default 0.0.0.0:PORT)")
+        parser.add_argument("--threads", type=int, default=8, help="request threads (default 8)")
+        parser.add_argument("--workers", type=int, default=1, help="must be 1: the reader is the single writer of DATA")
+        parser.add_argument("--no-collectstatic", action="store_true", help="skip collecting static files")
+
+    def handle(self, *args, **options):
+        if options["workers"] != 1:
+            raise CommandError("--workers must be 1: the reader is the single writer of DATA; use --threads")
+        if not 1 <= options["threads"] <= 64:
+            raise CommandError("--threads must be from 1 to 64")
+        try:
+            settings.DATA.mkdir(parents=True, exist_ok=True)
+            locks.hold(settings.DATA / ".lock", "MangaCircus reader")
+            runtime.check()
+        except (locks.LockHeld, StateFileError) as e:
+            raise CommandError(str(e)) from None
+        if not options["no_collectstatic"]:
+            call_command("collectstatic", interactive=False, verbosity=0)
+        bind = options["bind"] or f"0.0.0.0:{settings.PORT}"
+        self.stdout.write(f"MangaCircus reader on http://{bind}/ (data {settings.DATA}, library {settings.LIBRARY})")
+        self.stdout.flush()
+        ReaderServer({"bind": bind, "threads": options["threads"]}).run()
+
+
+def _worker_exit(server, worker):
+    runtime.stop()
+
+
+def _worker_int(worker):
+    runtime.stop()
+
+
+class ReaderServer:
+    """A gunicorn application object built here so the master is this process (it holds the lock)."""
+
+    def __new__(cls, options):
+        from gunicorn.app.base import BaseApplication
+
+        class _App(BaseApplication):
+            def load_config(self):
+                self.cfg.set("bind", [options["bind"]])
+                self.cfg.set("workers", 1)
+                self.cfg.set("worker_class", "gthread")
+                self.cfg.set("threads", options["threads"])
+                self.cfg.set("graceful_timeout", 10)
+                self.cfg.set("timeout", 60)
+                self.cfg.set("accesslog", "-")
+                self.cfg.set("worker_exit", _worker_exit)
+                self.cfg.set("worker_int", _worker_int)
+                self.cfg.set("proc_name", "mangacircus-reader")
+                # The control socket could add workers at run time; the reader must stay single.
+                self.cfg.set("control_socket_disable", True)
+
+            def load(self):
+                from mangacircus.wsgi import application
+
+                return application
+
+        return _App()
+
+
+if __name__ == "__main__":
+    sys.exit("use: python manage.py serve")

@@ -1,0 +1,82 @@
+"""The per-user settings of seed §5.3: defaults and validation of a partial update."""
+from copy import deepcopy
+from urllib.parse import urlsplit
+
+from mangacircus.http import HttpError
+
+DEFAULT_SETTINGS = {
+    "startMode": "last",
+    "lastMode": "page",
+    "adapt": True,
+    "skipExtras": False,
+    "skipCovers": False,
+    "flowPageGap": True,
+    "readingClock": False,
+    "readingStory": True,
+    "discovery": False,
+    "zoom": {"flow": 1, "page": 1, "book": 1, "strip": 1},
+    "webhook": "",
+    "webhookFormat": "ntfy",
+}
+
+CHOICES = {
+    "startMode": ("last", "flow", "page", "book"),
+    "lastMode": ("flow", "page", "book"),
+    "webhookFormat": ("ntfy", "gotify", "json"),
+}
+BOOLEANS = ("adapt", "skipExtras", "skipCovers", "flowPageGap", "readingClock", "readingStory", "discovery")
+ZOOM_KEYS = ("flow", "page", "book", "strip")
+ZOOM_MIN, ZOOM_MAX = 0.2, 6.0
+
+
+def merged_settings(stored):
+    result = deepcopy(DEFAULT_SETTINGS)
+    for key, value in (stored or {}).items():
+        if key == "zoom" and isinstance(value, dict):
+            result["zoom"].update(value)
+        else:
+            result[key] = value
+    return result
+
+
+def validate_settings(changes):
+    """Check a partial settings update; raises HttpError 400 naming the first bad key."""
+    clean = {}
+    for key, value in changes.items():
+        if key in CHOICES:
+            if value not in CHOICES[key]:
+                raise HttpError(400, f"{key} must be one of {', '.join(CHOICES[key])}")
+        elif key in BOOLEANS:
+            if not isinstance(value, bool):
+                raise HttpError(400, f"{key} must be true or false")
+        elif key == "zoom":
+            value = _zoom(value)
+        elif key == "webhook":
+            value = _webhook(value)
+        else:
+            raise HttpError(400, f"{key} is not a setting")
+        clean[key] = value
+    return clean
+
+
+def _zoom(value):
+    if not isinstance(value, dict):
+        raise HttpError(400, "zoom must be an object")
+    for mode, z in value.items():
+        if mode not in ZOOM_KEYS:
+            raise HttpError(400, f"zoom.{mode} is not a zoom key ({', '.join(ZOOM_KEYS)})")
+        if isinstance(z, bool) or not isinstance(z, (int, float)) or not ZOOM_MIN <= z <= ZOOM_MAX:
+            raise HttpError(400, f"zoom.{mode} must be a number from {ZOOM_MIN} to {ZOOM_MAX}")
+    return {mode: round(float(z), 4) for mode, z in value.items()}
+
+
+def _webhook(value):
+    if not isinstance(value, str):
+        raise HttpError(400, "webhook must be a string")
+    value = value.strip()
+    if not value:
+        return ""
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname or len(value) > 2000:
+        raise HttpError(400, "webhook must be an http:// or https:// URL")
+    return value

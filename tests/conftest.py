@@ -1,0 +1,68 @@
+"""Shared fixtures: tiny libraries built with Pillow, data folders, a real server, personas."""
+import pytest
+from PIL import Image
+
+from tests.support.server import Server
+
+PASSWORD = "correct horse"
+
+
+def make_page(path, size=(60, 90), color=(200, 200, 200), fmt=None):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", size, color).save(path, format=fmt)
+    return path
+
+
+@pytest.fixture
+def library_dir(tmp_path):
+    """A tiny manga tree: a paged manga with a book, a second version and a webtoon."""
+    root = tmp_path / "library"
+    moon = root / "Moon Garden"
+    (moon).mkdir(parents=True)
+    (moon / "manga.json").write_text('{"title": "Moon Garden", "direction": "rtl", "authors": ["A. Writer"]}')
+    for n in (1, 2):
+        make_page(moon / "b01 Spring" / "c0001 Seeds" / f"{n:03d}.png")
+    make_page(moon / "b01 Spring" / "c0002 Roots [MangaDex]" / "001 [cover].png")
+    make_page(moon / "b01 Spring" / "c0002 Roots [MangaDex]" / "002.png")
+    make_page(moon / "b01 Spring" / "c0002 Roots [Official]" / "001.png")
+    make_page(moon / "b01 Spring" / "c0002 Roots [Official]" / "002-003.png", size=(180, 90))
+    scroll = root / "Long Scroll"
+    (scroll).mkdir()
+    (scroll / "manga.json").write_text('{"direction": "ttb"}')
+    for n in (1, 2, 3):
+        make_page(scroll / "c0001 Start [Official]" / f"{n:03d}.png", size=(80, 400))
+    return root
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    path = tmp_path / "data"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def server(data_dir, library_dir):
+    srv = Server(data_dir, library_dir).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def admin(server):
+    """The first account, so the admin."""
+    return server.client().signup("admin", PASSWORD)
+
+
+@pytest.fixture
+def reader_user(server, admin):
+    """A user who may read."""
+    status, _, data = admin.post("/api/admin/user", {"name": "reader", "password": PASSWORD})
+    assert status == 200, data
+    return server.client().login("reader", PASSWORD)
+
+
+@pytest.fixture
+def guest(server):
+    """Someone without an account."""
+    return server.client()
