@@ -105,6 +105,7 @@ class JsonFile:
                     if self._first_change is None:
                         self._first_change, self._last_change = pending
                     self.failing = True
+                    self._wake.notify()  # the writer thread retries with a fresh tmp
                     self.last_error = f"{e.strerror or e}"
                 log.error("writing %s failed: %s", self.path, self.last_error)
                 return False

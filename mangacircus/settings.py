@@ -179,9 +179,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(_raw("STATIC_ROOT", str(DATA / "static")))
-STORAGES = {"staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}}
+STORAGES = {"staticfiles": {"BACKEND": "mangacircus.staticstorage.StaticStorage"}}
 WHITENOISE_USE_FINDERS = True
-WHITENOISE_MANIFEST_STRICT = False
 
 LOGGING = {
     "version": 1,

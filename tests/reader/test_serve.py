@@ -1,0 +1,117 @@
+"""`manage.py serve` as a real process: single writer, corrupt state refusal, crash durability."""
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+
+import orjson
+
+from tests.support.server import ROOT, Server
+
+
+def _serve(data, *extra, timeout=10):
+    env = {**os.environ, "DATA": str(data), "SECRET_KEY": "x", "SCAN_INTERVAL": "0"}
+    return subprocess.run(
+        [sys.executable, "manage.py", "serve", "--bind", "127.0.0.1:0", "--no-collectstatic", *extra],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout,
+    )
+
+
+def test_it_refuses_a_second_reader_on_the_same_data(server):
+    started = time.monotonic()
+    result = _serve(server.data)
+    assert time.monotonic() - started < 2.5
+    assert result.returncode != 0
+    assert f"pid {server.proc.pid}" in result.stderr
+    assert server.client().get("/api/auth")[0] == 200
+
+
+def test_it_refuses_more_than_one_worker(data_dir):
+    result = _serve(data_dir, "--workers", "2")
+    assert result.returncode != 0
+    assert "--workers must be 1" in result.stderr
+
+
+def test_it_refuses_to_start_on_a_corrupt_db_and_leaves_it_alone(data_dir):
+    db = data_dir / "db.json"
+    db.write_bytes(b'{"users": {"admin": {"name": "admin", "hash": "x"')
+    before = db.read_bytes()
+    result = _serve(data_dir)
+    assert result.returncode != 0
+    assert "db.json is not valid JSON" in result.stderr
+    assert db.read_bytes() == before
+
+
+def test_it_keeps_every_change_older_than_the_flush_window_after_kill_9(data_dir, library_dir):
+    """A burst of settings changes, then kill -9 at a random moment: the file always parses and
+    holds every change acknowledged more than 0.6 s before the kill."""
+    rng = random.Random(7)
+    for cycle in range(3):
+        srv = Server(data_dir, library_dir).start()
+        client = srv.client()
+        if cycle == 0:
+            client.signup("admin")
+        else:
+            client.login("admin")
+        acks = []
+        stop = threading.Event()
+
+        def burst():
+            i = 0
+            while not stop.is_set():
+                i += 1
+                zoom = round(0.2 + (cycle * 2000 + i) * 0.0005, 4)
+                try:
+                    status, _, _ = client.post("/api/settings", {"zoom": {"page": zoom}})
+                except OSError:
+                    return
+                if status == 200:
+                    acks.append((time.monotonic(), zoom))
+
+        thread = threading.Thread(target=burst)
+        thread.start()
+        time.sleep(rng.uniform(1.0, 2.5))
+        killed_at = time.monotonic()
+        srv.kill9()
+        stop.set()
+        thread.join()
+        data = orjson.loads((data_dir / "db.json").read_bytes())
+        saved = data["users"]["admin"]["settings"]["zoom"]["page"]
+        old_enough = [zoom for t, zoom in acks if t <= killed_at - 0.6]
+        assert old_enough, "the burst acknowledged nothing before the kill"
+        assert saved >= old_enough[-1]
+        assert saved <= acks[-1][1]
+
+
+def test_it_answers_503_while_writes_fail_and_recovers(server, admin):
+    blocker = server.data / "db.json.tmp"
+    blocker.mkdir()  # every write of db.json now fails
+    try:
+        assert admin.post("/api/settings", {"skipExtras": True})[0] == 200
+        deadline = time.monotonic() + 5
+        status = 200
+        while time.monotonic() < deadline:
+            status, headers, data = admin.post("/api/settings", {"skipCovers": True})
+            if status == 503:
+                break
+            time.sleep(0.1)
+        assert status == 503
+        assert headers["Retry-After"]
+        assert admin.get("/api/me")[0] == 200  # reads keep working
+    finally:
+        blocker.rmdir()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and admin.post("/api/settings", {"skipCovers": True})[0] != 200:
+        time.sleep(0.1)
+    server.stop()
+    saved = orjson.loads((server.data / "db.json").read_bytes())["users"]["admin"]["settings"]
+    assert saved["skipExtras"] is True and saved["skipCovers"] is True
+
+
+def test_it_flushes_on_sigterm(server, admin):
+    assert admin.post("/api/settings", {"flowPageGap": False})[0] == 200
+    server.stop()
+    saved = orjson.loads((server.data / "db.json").read_bytes())
+    assert saved["users"]["admin"]["settings"]["flowPageGap"] is False

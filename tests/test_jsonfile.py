@@ -1,0 +1,128 @@
+"""The storage primitive: atomic writes, debounced flushes, refusal of corrupt files, failing disks."""
+import os
+import stat
+import threading
+import time
+
+import orjson
+import pytest
+
+from mangacircus.jsonfile import JsonFile, StateFileError, write_atomic
+
+
+def test_it_starts_empty_when_the_file_is_missing(tmp_path):
+    f = JsonFile(tmp_path / "db.json")
+    assert f.data == {}
+    f.close()
+    assert not (tmp_path / "db.json").exists()
+
+
+@pytest.mark.parametrize("content", [b"{", b"", b"\xff\xfe{}", b"[1, 2]", b'{"a": 1} trailing', b"null"])
+def test_it_refuses_a_corrupt_file_and_leaves_it_untouched(tmp_path, content):
+    path = tmp_path / "db.json"
+    path.write_bytes(content)
+    with pytest.raises(StateFileError) as e:
+        JsonFile(path)
+    assert str(path) in str(e.value)
+    assert path.read_bytes() == content
+    assert sorted(os.listdir(tmp_path)) == ["db.json"]
+
+
+def test_it_refuses_a_file_that_fails_validation(tmp_path):
+    path = tmp_path / "db.json"
+    path.write_bytes(b'{"users": []}')
+
+    def validate(data):
+        if not isinstance(data["users"], dict):
+            raise ValueError('"users" must be an object')
+
+    with pytest.raises(StateFileError, match="users"):
+        JsonFile(path, validate=validate)
+    assert path.read_bytes() == b'{"users": []}'
+
+
+def test_it_ignores_a_leftover_tmp_beside_a_good_file(tmp_path):
+    (tmp_path / "db.json").write_bytes(b'{"a": 1}')
+    (tmp_path / "db.json.tmp").write_bytes(b'{"a": 2, "half')
+    f = JsonFile(tmp_path / "db.json")
+    assert f.data == {"a": 1}
+    assert not (tmp_path / "db.json.tmp").exists()
+    f.close()
+
+
+def test_it_keeps_unknown_fields(tmp_path):
+    path = tmp_path / "db.json"
+    path.write_bytes(b'{"future": {"x": [1, 2]}, "n": 1}')
+    f = JsonFile(path)
+    with f.lock:
+        f.data["n"] = 2
+        f.touch()
+    f.close()
+    assert orjson.loads(path.read_bytes()) == {"future": {"x": [1, 2]}, "n": 2}
+
+
+def test_it_writes_mode_0600(tmp_path):
+    write_atomic(tmp_path / "x.json", b"{}")
+    assert stat.S_IMODE(os.stat(tmp_path / "x.json").st_mode) == 0o600
+
+
+def test_it_flushes_within_half_a_second_of_a_change(tmp_path):
+    f = JsonFile(tmp_path / "db.json")
+    with f.lock:
+        f.data["k"] = 1
+        f.touch()
+    deadline = time.monotonic() + 2
+    while not (tmp_path / "db.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert orjson.loads((tmp_path / "db.json").read_bytes()) == {"k": 1}
+    f.close()
+
+
+def test_it_keeps_flushing_during_a_continuous_burst(tmp_path):
+    """A pure trailing debounce would never write while changes keep coming."""
+    f = JsonFile(tmp_path / "db.json")
+    stop = time.monotonic() + 2.2
+    while time.monotonic() < stop:
+        with f.lock:
+            f.data["n"] = f.data.get("n", 0) + 1
+            f.touch()
+        time.sleep(0.005)
+    assert 3 <= f.flushes <= 6
+    f.close()
+
+
+def test_it_reports_failing_writes_and_recovers_from_memory(tmp_path):
+    f = JsonFile(tmp_path / "db.json")
+    (tmp_path / "db.json.tmp").mkdir()  # every open() of the tmp now fails with EISDIR
+    with f.lock:
+        f.data["k"] = "kept in memory"
+        f.touch()
+    assert f.flush() is False
+    assert f.failing and f.last_error
+    assert not (tmp_path / "db.json").exists()
+    (tmp_path / "db.json.tmp").rmdir()
+    deadline = time.monotonic() + 3
+    while f.failing and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not f.failing
+    assert orjson.loads((tmp_path / "db.json").read_bytes()) == {"k": "kept in memory"}
+    f.close()
+
+
+def test_it_serialises_a_consistent_snapshot_under_concurrent_changes(tmp_path):
+    f = JsonFile(tmp_path / "db.json")
+
+    def writer(n):
+        for i in range(300):
+            with f.lock:
+                f.data.setdefault(str(n), []).append(i)
+                f.touch()
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    f.close()
+    data = orjson.loads((tmp_path / "db.json").read_bytes())
+    assert all(data[str(n)] == list(range(300)) for n in range(4))
