@@ -68,6 +68,8 @@ class ReaderServer:
                 self.cfg.set("proc_name", "mangacircus-reader")
                 # The control socket could add workers at run time; the reader must stay single.
                 self.cfg.set("control_socket_disable", True)
+                # Forwarded headers (X-Forwarded-Proto, SCRIPT_NAME) only from TRUSTED_PROXIES.
+                self.cfg.set("forwarded_allow_ips", ",".join(str(n) for n in settings.TRUSTED_PROXIES))
 
             def load(self):
                 from mangacircus.wsgi import application
