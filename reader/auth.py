@@ -3,7 +3,8 @@ from functools import wraps
 from urllib.parse import quote
 
 from django.conf import settings
-from django.http import Http404, HttpResponseRedirect
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect
 
 from . import store
 
@@ -41,7 +42,7 @@ def safe_next(request, target):
 
 
 def page(auth="user"):
-    """Wrap a server-rendered page: visitors go to the login page, admin pages 404 for others."""
+    """Wrap a server-rendered page: visitors go to the login page, admin pages are 403 for others."""
 
     def decorate(view):
         @wraps(view)
@@ -50,7 +51,7 @@ def page(auth="user"):
                 login = request.META.get("SCRIPT_NAME", "") + "/login/"
                 return HttpResponseRedirect(f"{login}?next={quote(request.get_full_path())}")
             if auth == "admin" and not request.account.get("admin"):
-                raise Http404("no such page")
+                raise PermissionDenied("admins only")
             return view(request, *args, **kwargs)
 
         wrapper.page_auth = auth

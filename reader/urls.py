@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api_accounts, views
+from . import admin_views, api_accounts, settings_views, views
 
 urlpatterns = [
     # Pages
@@ -8,6 +8,15 @@ urlpatterns = [
     path("login/", views.login_page, name="mc-login"),
     path("signup/", views.signup_page, name="mc-signup"),
     path("logout/", views.logout_page, name="mc-logout"),
+    # /settings/: the User and Admin workspaces
+    path("settings/", settings_views.settings_home, name="mc-settings"),
+    path("settings/user/profile/", settings_views.profile, name="mc-settings-profile"),
+    path("settings/user/reading/", settings_views.reading, name="mc-settings-reading"),
+    path("settings/user/notifications/", settings_views.notifications, name="mc-settings-notifications"),
+    path("settings/admin/users/", admin_views.users, name="mc-settings-users"),
+    path("settings/admin/users/<str:name>/", admin_views.user_action, name="mc-settings-user"),
+    path("settings/admin/users/<str:name>/delete/", admin_views.user_delete, name="mc-settings-user-delete"),
+    path("settings/admin/library/", admin_views.library, name="mc-settings-library"),
     # /api/: accounts and settings
     path("api/auth", api_accounts.auth_state),
     path("api/signup", api_accounts.signup),

@@ -1,0 +1,27 @@
+"""Template filters shared by every page."""
+from datetime import datetime, timezone
+
+from django import template
+from django.utils import timezone as dj_timezone
+
+register = template.Library()
+
+
+def _local(ms):
+    try:
+        return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone(dj_timezone.get_current_timezone())
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+@register.filter
+def ms_date(ms):
+    """Milliseconds since the epoch (as stored in the JSON files) → 2026-11-29."""
+    moment = _local(ms)
+    return moment.strftime("%Y-%m-%d") if moment else ""
+
+
+@register.filter
+def ms_datetime(ms):
+    moment = _local(ms)
+    return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
