@@ -1,0 +1,45 @@
+"""Votes on chapter versions and the ranking they give (seed §6.4).
+
+votes[manga][chapter id][version][user] = 1 | -1. Everybody sees totals and their own vote.
+"""
+from . import store
+
+
+def vote(user, manga, cid, version, value):
+    """value 1 or -1 records a vote, 0 withdraws it."""
+    with store.db.lock:
+        voters = (store.db.data["votes"].setdefault(manga, {}).setdefault(cid, {}).setdefault(version, {}))
+        if value:
+            voters[user] = value
+        else:
+            voters.pop(user, None)
+        store.db.touch()
+
+
+def chapter_votes(manga, cid):
+    """{version: {user: value}} (copies)."""
+    with store.db.lock:
+        return {v: dict(users) for v, users in store.db.data["votes"].get(manga, {}).get(cid, {}).items()}
+
+
+def ranked_versions(manga, chapter, user):
+    """The chapter's versions, best first.
+
+    1. the sum of all users' votes, highest first;
+    2. then chapter.json priority, highest first;
+    3. then folder order (the index keeps versions in folder order).
+    Each item: name, source, title, pages, score, mine (the user's own vote), priority.
+    """
+    votes = chapter_votes(manga, chapter.id)
+    items = []
+    for order, version in enumerate(chapter.versions):
+        voters = votes.get(version.name, {})
+        items.append({
+            "name": version.name, "source": version.source, "title": version.title,
+            "pages": version.page_count, "score": sum(voters.values()), "mine": voters.get(user, 0),
+            "priority": version.priority, "_order": order,
+        })
+    items.sort(key=lambda i: (-i["score"], -i["priority"], i["_order"]))
+    for item in items:
+        del item["_order"]
+    return items
