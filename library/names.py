@@ -107,6 +107,11 @@ def _chapter(key, rest):
     return ChapterName(key, _title(title), source_of(rest))
 
 
+def loose_chapter(name):
+    """Title and source of a folder read as a chapter though its name has no number."""
+    return _chapter(None, name)
+
+
 def parse_chapter(name, in_book=False):
     """A chapter folder name → ChapterName, or None.
 
