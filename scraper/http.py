@@ -65,7 +65,7 @@ class HttpClient:
         self._one = threading.Lock()
         self._next_at = {}                  # source key -> monotonic time of its next allowed request
         self._blocked_until = {}            # source key -> wall ms, from Retry-After
-        self._conn = None                   # the worker's connection in flight, for abort()
+        self._sock = None                   # the worker's socket in flight, for abort()
         self.worker = None                  # thread ident of the queue worker
         self.requests = 0                   # counted for the figures in the tests
 
@@ -79,10 +79,10 @@ class HttpClient:
 
     def abort(self):
         """Called by the watchdog: close the socket of the request in flight, if any."""
-        conn = self._conn
-        if conn is not None and conn.sock is not None:
+        sock = self._sock
+        if sock is not None:
             try:
-                conn.sock.shutdown(socket.SHUT_RDWR)
+                sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
 
@@ -143,7 +143,7 @@ class HttpClient:
                 self._next_at[source.key] = time.monotonic() + self.pace_for(source)
                 self._one.release()
             if self._stalled():
-                raise Stalled(f"no progress for too long ({error.message if error else 'stalled'})")
+                raise Stalled(f"aborted by the watchdog while fetching {_short(url)}")
             if response is not None:
                 if 200 <= response.status < 300:
                     return response
@@ -189,11 +189,12 @@ class HttpClient:
         deadline = time.monotonic() + self.limits.deadline
         for _hop in range(MAX_REDIRECTS + 1):
             conn, target = self._open(source, url)
+            sock = conn.sock  # kept: http.client drops conn.sock when the server closes after the answer
             if self._is_worker():
-                self._conn = conn
+                self._sock = sock
             try:
                 conn.request("GET", target, headers=_headers(headers))
-                conn.sock.settimeout(self._timeout(deadline))
+                sock.settimeout(self._timeout(deadline))
                 resp = conn.getresponse()
                 self.requests += 1
                 if resp.status in (301, 302, 303, 307, 308):
@@ -202,22 +203,25 @@ class HttpClient:
                         raise Refused(f"{_short(url)}: redirect without a Location")
                     url = urljoin(url, location.strip())
                     continue
-                body = self._read(conn, resp, url, max_bytes, deadline)
+                body = self._read(sock, resp, url, max_bytes, deadline)
                 return Response(resp.status, {k.lower(): v for k, v in resp.getheaders()}, body, url)
             except (socket.timeout, TimeoutError):
-                raise Transient(f"{_short(url)}: timed out") from None
+                if time.monotonic() >= deadline:
+                    raise Transient(f"{_short(url)}: the page deadline ({self.limits.deadline:g} s) passed") from None
+                raise Transient(f"{_short(url)}: timed out (no data for {self.limits.read_timeout:g} s)") from None
             except (OSError, http.client.HTTPException) as e:
                 raise Transient(f"{_short(url)}: {e.__class__.__name__} {e}".strip()) from None
             finally:
                 if self._is_worker():
-                    self._conn = None
+                    self._sock = None
                 conn.close()
+                sock.close()
         raise Refused(f"{_short(url)}: more than {MAX_REDIRECTS} redirects")
 
     def _timeout(self, deadline):
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise Transient(f"the page deadline ({self.limits.deadline:g} s) passed")
+            raise Transient(f"the page deadline ({self.limits.deadline:g} s) passed")  # noqa: caught by _fetch
         return min(self.limits.read_timeout, remaining)
 
     def _open(self, source, url):
@@ -255,13 +259,13 @@ class HttpClient:
                     raise Refused(f"refusing {host} ({ip}): a loopback, private or link-local address")
         return infos[0][4][0]
 
-    def _read(self, conn, resp, url, max_bytes, deadline):
+    def _read(self, sock, resp, url, max_bytes, deadline):
         declared = resp.getheader("content-length")
         if declared and declared.strip().isdigit() and int(declared) > max_bytes:
             raise Refused(f"{_short(url)}: {int(declared) >> 20} MiB declared, over the {max_bytes >> 20} MiB cap")
         chunks, size = [], 0
         while True:
-            conn.sock.settimeout(self._timeout(deadline))
+            sock.settimeout(self._timeout(deadline))
             chunk = resp.read1(65536)
             if not chunk:
                 break

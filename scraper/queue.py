@@ -58,6 +58,7 @@ def check_schema(data):
 
 def open_queue(path):
     """Load (or create) the queue, convert an older schema, and put interrupted jobs back."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     q = JsonFile(path, default=new_queue, validate=check_schema)
     with q.lock:
         upgrade(q.data)
@@ -359,10 +360,17 @@ def set_paused(q, paused):
 
 
 def discover_due(q, local_now):
-    """True once a day, after the configured time: the nightly discover run (recorded here)."""
+    """True once a day, after the configured time: the nightly discover run (recorded here).
+
+    A new queue starts counting from now, so the first run is the next one at that time.
+    """
     with q.lock:
         updates = q.data["settings"]["updates"]
         if not updates["enabled"]:
+            return False
+        if updates["lastRun"] is None:
+            updates["lastRun"] = int(local_now.timestamp() * 1000)
+            save(q)
             return False
         hour, minute = map(int, updates["at"].split(":"))
         slot = local_now.replace(hour=hour, minute=minute, second=0, microsecond=0)

@@ -134,12 +134,20 @@ def redirect(location):
     return status(302, {"Location": location}, b"")
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # clients that hang up (a killed daemon, an aborted request) are expected here
+
+
 class FakeSite:
     def __init__(self, chapters=3, pages=4, series_id="s1", title="Moon Garden"):
         self.series = {series_id: {"title": title, "chapters": [
             {"id": f"{series_id}c{n}", "number": str(n), "title": f"Part {n}", "group": "Fans", "pages": pages}
             for n in range(1, chapters + 1)]}}
         self.hits = Counter()
+        self.log = []               # (monotonic time, path) of every request
+        self.inflight = self.max_inflight = 0
+        self.user_agents = set()
         self.script = {}
         self.always = {}
         self.flaky = 0.0
@@ -164,7 +172,7 @@ class FakeSite:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = _QuietServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         return self
@@ -184,17 +192,32 @@ class FakeSite:
         return [p for p in self.hits if p.startswith("/img/")]
 
     def handle(self, h):
+        with self.lock:
+            self.inflight += 1
+            self.max_inflight = max(self.max_inflight, self.inflight)
+        try:
+            self._handle(h)
+        finally:
+            with self.lock:
+                self.inflight -= 1
+
+    def times(self, path):
+        return [t for t, p in self.log if p == path]
+
+    def _handle(self, h):
         path = h.path.split("?")[0]
         with self.lock:
             self.hits[path] += 1
+            self.log.append((time.monotonic(), path))
+            self.user_agents.add(h.headers.get("User-Agent"))
             scripted = self.script.get(path)
             action = scripted.pop(0) if scripted else self.always.get(path)
             flaky = self.flaky and self.random.random() < self.flaky
         body, content_type = self.answer(h.path)
+        if action:
+            return action(h, body or b"")
         if body is None:
             return status(404)(h, b"")
-        if action:
-            return action(h, body)
         if flaky:
             return status(self.random.choice((502, 503)), {"Content-Type": "text/html"}, b"<h1>Bad gateway</h1>")(h, body)
         if path.startswith("/img/") and self.page_delay:
