@@ -4,7 +4,7 @@ CBZ/ZIP archives.
 The series id is the folder's absolute path (inside SCRAPER_IMPORT_ROOTS). Its chapters are:
 each sub-folder holding images, each archive, and the images standing in the folder itself (one
 chapter). Chapter numbers come from the names (`c0002`, `Ch. 2.5`, `Chapter 12`, `Vol 1 Ch 3`,
-else the first number in the name), else the next number after the previous chapter. Ids are
+else the first number in the name); chapters without one follow the highest number. Ids are
 absolute paths, so importing the same folder again queues only what is new.
 
 Like every source it returns descriptors only: its transport is a LocalReader that reads under
@@ -35,11 +35,8 @@ def parse_chapter_name(name):
         return "", stem.strip(_SEPARATORS)
     title = stem[match.end():].strip(_SEPARATORS)
     title = re.sub(r"\[[^\]]*\]\s*$", "", title).strip(_SEPARATORS)
-    return match.group(1), title
-
-
-def _next_number(previous):
-    return str(int(float(previous)) + 1) if previous else "1"
+    whole, dot, part = match.group(1).partition(".")
+    return (whole.lstrip("0") or "0") + dot + part, title
 
 
 class FolderSource(Source):
@@ -80,20 +77,21 @@ class FolderSource(Source):
     def chapters(self, reader, series_id, lang):
         path = Path(self.check_id(reader, series_id))
         entries = sorted(reader.list_dir(str(path)), key=lambda e: natural_key(e[0]))
-        found, previous = [], None
+        parsed = []
         for name, kind in entries:
-            if kind == "dir" and not any(k == "image" for _, k in reader.list_dir(str(path / name))):
-                continue
-            if kind == "image":
-                continue
-            number, title = parse_chapter_name(name)
-            number = number or _next_number(previous)
-            previous = number
-            found.append(ChapterInfo(id=str(path / name), number=number, title=title, language=lang or ""))
+            if kind == "archive" or (kind == "dir" and any(k == "image" for _, k in reader.list_dir(str(path / name)))):
+                parsed.append((str(path / name), *parse_chapter_name(name)))
         if any(kind == "image" for _, kind in entries):
-            # Loose images in the series folder: one chapter of their own.
-            found.append(ChapterInfo(id=str(path), number=_next_number(previous) if found else "1",
-                                     title="" if not found else path.name, language=lang or ""))
+            # Loose images in the series folder: one chapter of their own, titled after the folder.
+            parsed.append((str(path), "", path.name if parsed else ""))
+        # Chapters without a number in their name come after the highest numbered one.
+        highest = max((int(float(number)) for _, number, _ in parsed if number), default=0)
+        found = []
+        for chapter_id, number, title in parsed:
+            if not number:
+                highest += 1
+                number = str(highest)
+            found.append(ChapterInfo(id=chapter_id, number=number, title=title, language=lang or ""))
         return found
 
     def pages(self, reader, chapter_id):

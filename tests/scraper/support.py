@@ -18,9 +18,9 @@ FAST_ENV = {
 
 
 class ScraperProcess:
-    def __init__(self, data, library, site_url, token, env=None):
+    def __init__(self, data, library, site_url, token, env=None, port=None):
         self.data = Path(data)
-        self.port = free_port()
+        self.port = port or free_port()
         self.token = token
         self.env = {
             **os.environ, "DATA": str(data), "LIBRARY": str(library), "SECRET_KEY": "test-secret",
