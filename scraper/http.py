@@ -67,7 +67,6 @@ class HttpClient:
         self._blocked_until = {}            # source key -> wall ms, from Retry-After
         self._sock = None                   # the worker's socket in flight, for abort()
         self.worker = None                  # thread ident of the queue worker
-        self.requests = 0                   # counted for the figures in the tests
 
     def for_source(self, source):
         return SourceHttp(self, source)
@@ -196,7 +195,6 @@ class HttpClient:
                 conn.request("GET", target, headers=_headers(headers))
                 sock.settimeout(self._timeout(deadline))
                 resp = conn.getresponse()
-                self.requests += 1
                 if resp.status in (301, 302, 303, 307, 308):
                     location = resp.getheader("location")
                     if not location:
@@ -221,7 +219,7 @@ class HttpClient:
     def _timeout(self, deadline):
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise Transient(f"the page deadline ({self.limits.deadline:g} s) passed")  # noqa: caught by _fetch
+            raise Transient(f"the page deadline ({self.limits.deadline:g} s) passed")
         return min(self.limits.read_timeout, remaining)
 
     def _open(self, source, url):

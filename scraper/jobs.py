@@ -74,7 +74,6 @@ def queue_new_chapters(d, source, entry):
 def run_chapters(d, job):
     source = sources.get(job["source"])
     entry = queue.find_series(d.queue, source.key, job["series"]) or subscribe(d, source, job["series"], None)
-    _fill_chapter_info(d, source, entry, job)
     published = d.library.published(entry["manga"], source.key)
     while True:
         with d.queue.lock:
@@ -89,6 +88,9 @@ def run_chapters(d, job):
                 queue.record_publication(d.queue, job, entry["manga"], chapter_id, published[chapter_id])
             else:
                 queue.chapter_done(d.queue, job, chapter_id)
+            continue
+        if chapter_id not in job["scope"]["info"]:
+            _fill_chapter_info(d, source, entry, job)
             continue
         chapter = ChapterInfo(**job["scope"]["info"][chapter_id])
         folder = download_chapter(d, job, source, entry, chapter)

@@ -48,8 +48,12 @@ class LocalReader:
         folder = self.resolve(str(path))
         if not folder.is_dir():
             raise InvalidInput(f"{path} is not a folder")
+        try:
+            listing = list(os.scandir(folder))
+        except OSError as e:
+            raise Refused(f"{path} cannot be read: {e.strerror}") from None
         entries = []
-        for entry in os.scandir(folder):
+        for entry in listing:
             name = entry.name
             if name.startswith(".") or name.lower() in _IGNORED:
                 continue

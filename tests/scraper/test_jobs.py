@@ -171,3 +171,11 @@ def test_it_does_not_count_a_retry_after_wait_as_a_stall(tmp_path, site, library
         assert job["state"] == "done" and job["stalls"] == 0
     finally:
         daemon.close()
+
+
+def test_it_downloads_chapters_queued_by_id_only(daemon, site, library):
+    queue.add_job(daemon.queue, "chapters", "fake", "s1", ["s1c2", "nope"])
+    drain(daemon)
+    job = daemon.queue.data["jobs"][0]
+    assert job["state"] == "done" and job["scope"]["chapters"] == ["s1c2"]
+    assert chapter_folders(library) == ["c0002 Part 2 [Fans]"]

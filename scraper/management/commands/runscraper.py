@@ -62,10 +62,12 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, self.on_signal)
         signal.signal(signal.SIGINT, self.on_signal)
         daemon = self.open()
-        api = None if options["no_api"] else self.start_api(daemon)
-        self.stdout.write("runscraper is now running")
-        self.stdout.flush()
+        api = None
         try:
+            if not options["no_api"]:
+                api = self.start_api(daemon)
+            self.stdout.write("runscraper is now running")
+            self.stdout.flush()
             if options["once"]:
                 while self.process_one_job() and not self.shutdown:
                     pass
