@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from reader.auth import page
+from reader.settings_nav import nav_context
 
 TABS = [
     ("queue", "Queue"),
@@ -26,4 +27,5 @@ def scraper_tab(request, tab):
     if tab not in dict(TABS):
         raise Http404("no such tab")
     payload = {"tab": tab, "importRoots": [str(p) for p in settings.SCRAPER_IMPORT_ROOTS]}
-    return render(request, "scraper/admin.html", {"tabs": TABS, "tab": tab, "payload": payload})
+    context = {"tabs": TABS, "tab": tab, "payload": payload, **nav_context(request, "admin", "scraper")}
+    return render(request, "scraper/admin.html", context)

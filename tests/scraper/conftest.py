@@ -1,8 +1,5 @@
 """Scraper fixtures: the fake site, a test source bound to it, an in-process daemon with scaled-down
 timings, and a real `runscraper` subprocess (support.py)."""
-import os
-import subprocess
-import sys
 
 import pytest
 
@@ -11,7 +8,7 @@ from scraper.http import Limits
 from tests.scraper import fake_source
 from tests.scraper.fakesite import FakeSite
 from tests.scraper.support import ScraperProcess
-from tests.support.server import ROOT, Server, free_port
+from tests.support.server import Server, free_port
 
 TOKEN = "test-token-0123456789"
 FAST = Limits(connect_timeout=2, read_timeout=2, deadline=3, max_bytes=1 << 20, retries=4, retry_base=0.02)
@@ -81,19 +78,10 @@ def scraper_port():
     return free_port()
 
 
-@pytest.fixture(scope="session")
-def static_root(tmp_path_factory):
-    """Collected static files: pages render {% static %} through the manifest storage."""
-    root = tmp_path_factory.mktemp("static")
-    env = {**os.environ, "STATIC_ROOT": str(root), "DATA": str(tmp_path_factory.mktemp("static-data"))}
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    return root
-
-
 @pytest.fixture
-def server(data_dir, library_dir, scraper_port, static_root):
+def server(data_dir, library_dir, scraper_port):
     """The reader, pointed at a scraper daemon on scraper_port (started by the test, or not)."""
-    env = {"SCRAPER_URL": f"http://127.0.0.1:{scraper_port}", "SCRAPER_TOKEN": TOKEN, "STATIC_ROOT": str(static_root)}
+    env = {"SCRAPER_URL": f"http://127.0.0.1:{scraper_port}", "SCRAPER_TOKEN": TOKEN}
     srv = Server(data_dir, library_dir, env=env).start()
     yield srv
     srv.stop()

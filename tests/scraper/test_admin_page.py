@@ -21,7 +21,7 @@ def test_it_renders_every_tab_for_admins(admin):
 
 
 def test_it_hides_the_screen_from_everyone_else(reader_user, guest):
-    assert reader_user.get("/settings/admin/scraper/queue/")[0] == 404
+    assert reader_user.get("/settings/admin/scraper/queue/")[0] == 403
     status, headers, _ = guest.get("/settings/admin/scraper/queue/")
     assert status == 302 and "/login/?next=" in headers["Location"]
 
