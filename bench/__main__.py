@@ -1,0 +1,131 @@
+"""The benchmark: every figure with its baseline from the same run, the ratio, and the target.
+
+    python -m bench [--preset large|medium|tiny] [--seconds 5] [--runs 3] [--dir bench/out/<preset>]
+
+The machine may be busy with other work, so absolute numbers move from run to run; each figure is
+therefore printed next to a baseline measured in the same run on the same machine. See
+docs/performance.md for what each row measures and the latest figures.
+"""
+import argparse
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from . import dbflush, generate, loadgen, proxy, scanning, serving
+from .report import machine, table
+
+# Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs.
+SETTINGS = {
+    "tiny": {"flush": (0.2, 1), "seconds": 1, "runs": 1, "users": 4},
+    "medium": {"flush": (2, 10), "seconds": 3, "runs": 3, "users": 16},
+    "large": {"flush": (2, 10), "seconds": 5, "runs": 3, "users": 16},
+}
+FLUSH_LIMIT_MS = 50
+
+
+def library_page(library):
+    """A typical page of the tree (a baseline JPEG of the bulk manga), relative to LIBRARY."""
+    pool = (Path(library).parent / "pool" / "page-baseline.jpg").stat().st_ino
+    for manga in sorted(Path(library).iterdir()):
+        for path in sorted(manga.rglob("*.jpg")):
+            if path.stat().st_ino == pool:
+                return str(path.relative_to(library))
+    raise RuntimeError("no page of the generated library links to the pool's baseline JPEG")
+
+
+def server_rows(work, library, index_pages, snapshot_path, opts, say):
+    """Start to browsable, the routes under load, and /lib/ against nginx."""
+    server_cpus, client_cpus = serving.pinning()
+    data, empty_data, handoff_data = work / "data", work / "data-empty", work / "data-handoff"
+    empty_library = work / "empty-library"
+    for folder in (empty_data, handoff_data, empty_library):
+        shutil.rmtree(folder, ignore_errors=True)
+    empty_library.mkdir()
+    say("setting up users and reading state")
+    server = serving.start_server(data, library)
+    try:
+        clients = serving.make_users(server, opts["users"])
+        serving.wait_for_library(clients[0], index_pages["manga"], 120)
+        names = [m["name"] for m in clients[0].get("/api/library?limit=150")[2].get("manga", [])]
+        for client in clients[:2]:
+            serving.seed_reading(client, names)
+    finally:
+        server.stop()
+    shutil.copytree(data, empty_data, ignore=shutil.ignore_patterns("library-index.json", "scan-cache.json",
+                                                                       ".lock", "*.tmp"))
+    shutil.copytree(data, handoff_data, ignore=shutil.ignore_patterns(".lock", "*.tmp"))
+    cookies = [c.cookies["sid"] for c in clients]
+    say("start to browsable")
+    rows = [serving.start_row(data, library, empty_data, empty_library, cookies[0], index_pages["pages"],
+                              server_cpus)]
+    server = serving.start_server(data, library, cpus=server_cpus)
+    handoff = serving.start_server(handoff_data, library, cpus=server_cpus,
+                                   env={"SENDFILE_HEADER": "x-accel-redirect", "SENDFILE_PREFIX": "/protected-library/"})
+    try:
+        say("routes under load")
+        rows += serving.route_rows(server, cookies, generate.LONG, opts["seconds"], client_cpus)
+        say("/lib/ against nginx")
+        direct, via = serving.Client("127.0.0.1", server.port), serving.Client("127.0.0.1", handoff.port)
+        direct.cookies["sid"] = via.cookies["sid"] = cookies[0]
+        rows += proxy.lib_rows(library, library_page(library), direct, via, opts["seconds"], 16, server_cpus,
+                               client_cpus)
+    finally:
+        server.stop()
+        handoff.stop()
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--preset", choices=sorted(generate.PRESETS), default="large")
+    parser.add_argument("--dir", help="working folder (default bench/out/<preset>)")
+    parser.add_argument("--seconds", type=float, help="load seconds per route and concurrency")
+    parser.add_argument("--runs", type=int, help="alternating runs of each scan and its raw floor")
+    parser.add_argument("--quiet", action="store_true", help="print only the table")
+    args = parser.parse_args(argv)
+    opts = dict(SETTINGS[args.preset])
+    if args.seconds:
+        opts["seconds"] = args.seconds
+    if args.runs:
+        opts["runs"] = args.runs
+    work = Path(args.dir or generate.OUT / args.preset).resolve()
+    began = time.monotonic()
+    say = (lambda text: None) if args.quiet else (
+        lambda text: print(f"[{time.monotonic() - began:6.1f} s] {text}", file=sys.stderr, flush=True))
+
+    say(f"library ({args.preset})")
+    library, counts, seconds = generate.generate(work, args.preset)
+    library = library.resolve()
+    say(f"full scan ×{opts['runs']}, against the raw walk")
+    rows = []
+    row, index, report = scanning.full_scan(library, opts["runs"])
+    rows.append(row)
+    say("shallow check")
+    rows.append(scanning.shallow_check(library, index, max(5, opts["runs"] * 2)))
+    data = work / "data"
+    shutil.rmtree(data, ignore_errors=True)
+    snapshot_path = scanning.save_snapshot(data, index, library)
+    index_counts = report["counts"]
+    del index
+    say("index memory")
+    rows.append(scanning.index_memory(snapshot_path, library, index_counts["pages"]))
+    say("db.json flush")
+    sizes = opts["flush"]
+    for mb in sizes:
+        rows.append(dbflush.flush_row(work / "flush", mb, 9, FLUSH_LIMIT_MS if mb == sizes[-1] else None))
+    rows += server_rows(work, library, index_counts, snapshot_path, opts, say)
+
+    header = (f"MangaCircus benchmark, preset {args.preset}: {index_counts['manga']:,} manga, "
+              f"{index_counts['chapters']:,} chapters, {index_counts['pages']:,} pages"
+              f"{f' (generated in {seconds:.1f} s)' if seconds else ''}\n"
+              f"machine: {machine()}\n"
+              f"load: {'wrk' if loadgen.WRK else 'Python client (wrk not installed: apt-get install wrk)'}"
+              f"{', pinned to CPU ' + serving.CLIENT_CPUS + ', server on CPU 0' if serving.pinning()[0] else ''}; "
+              f"nginx: {proxy.NGINX or 'not installed'}; {time.monotonic() - began:.0f} s in all")
+    print(table(rows, header))
+    return rows
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,153 @@
+"""/lib/ image throughput against nginx serving the same file, directly and with the hand-off.
+
+nginx (Debian: `apt-get install nginx`) runs on loopback from a config written to a temporary
+folder, pinned to the server's CPU with the reader. It serves three things:
+- /direct/<path>: the file straight from LIBRARY (the baseline: what a web server alone does);
+- /lib/<path>: proxied to a reader started with SENDFILE_HEADER=x-accel-redirect, which checks the
+  session and answers with an empty X-Accel-Redirect response that nginx then fills;
+- /protected-library/: internal, the target of those redirects (the snippet in docs/performance.md).
+"""
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+from tests.support.server import free_port
+
+NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
+
+CONFIG = """\
+{user}worker_processes 1;
+daemon off;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    types {{ image/jpeg jpg jpeg; image/png png; image/webp webp; image/gif gif; image/avif avif; }}
+    default_type application/octet-stream;
+    upstream reader {{
+        server 127.0.0.1:{app_port};
+        keepalive 32;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location /direct/ {{
+            alias {library}/;
+        }}
+        location /protected-library/ {{
+            internal;
+            alias {library}/;
+        }}
+        location / {{
+            proxy_pass http://reader;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+        }}
+    }}
+}}
+"""
+
+
+class Nginx:
+    def __init__(self, library, app_port, cpus=None):
+        self.tmp = Path(tempfile.mkdtemp(prefix="mc-bench-nginx-"))
+        self.port = free_port()
+        user = f"user {pwd.getpwuid(os.geteuid()).pw_name};\n" if os.geteuid() == 0 else ""
+        (self.tmp / "nginx.conf").write_text(CONFIG.format(user=user, tmp=self.tmp, app_port=app_port, port=self.port,
+                                                           library=os.path.realpath(library)))
+        self.cpus = cpus
+        self.proc = None
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self):
+        self.proc = subprocess.Popen([NGINX, "-p", str(self.tmp), "-c", str(self.tmp / "nginx.conf")],
+                                     stdout=subprocess.DEVNULL, stderr=open(self.tmp / "stderr.log", "wb"),
+                                     start_new_session=True)
+        if self.cpus:
+            os.sched_setaffinity(self.proc.pid, self.cpus)  # the worker is forked after the config is read
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"nginx exited: {(self.tmp / 'stderr.log').read_text()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("nginx did not start listening")
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGQUIT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def page_url(rel):
+    return quote(rel)
+
+
+def _rate(r, size):
+    return f"{r['rps']:,.0f}/s · {r['rps'] * size / 1e6:,.0f} MB/s · p99 {r['p99']:.1f} ms"
+
+
+def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, client_cpus):
+    """/lib/<rel> from gunicorn alone (`direct`: a reader without the hand-off) and through nginx with
+    the hand-off (`handoff`: a reader with SENDFILE_HEADER=x-accel-redirect), against nginx alone."""
+    from . import loadgen
+    from .report import Row, skipped, target
+
+    name_direct = f"/lib/ image, gunicorn alone, {clients} clients"
+    name_proxy = f"/lib/ image, nginx + hand-off, {clients} clients"
+    if NGINX is None:
+        why = "nginx is not installed (Debian: apt-get install nginx); no baseline"
+        return [skipped(name_direct, why), skipped(name_proxy, why, "ratio >= 0.8 | ≥ 0.8× nginx")]
+    size = (Path(library) / rel).stat().st_size
+    path = "/lib/" + quote(rel)
+    check = handoff.request("GET", path)
+    assert check[0] == 200 and check[1].get("X-Accel-Redirect"), (check[0], dict(check[1]))
+    cookies = [handoff.cookies["sid"]]
+    nginx = Nginx(library, handoff.port, cpus=server_cpus).start()
+    try:
+        via = handoff.__class__("127.0.0.1", nginx.port)
+        via.cookies = dict(handoff.cookies)
+        status, headers, body = via.request("GET", path)
+        assert status == 200 and len(body) == size, (status, len(body), size)
+        alone = loadgen.run(nginx.url, "/direct/" + quote(rel), clients=clients, seconds=seconds, cpus=client_cpus)
+        proxied = loadgen.run(nginx.url, path, cookies=cookies, clients=clients, seconds=seconds, cpus=client_cpus)
+    finally:
+        nginx.stop()
+    gun = loadgen.run(f"http://127.0.0.1:{direct.port}", path, cookies=[direct.cookies["sid"]], clients=clients,
+                      seconds=seconds, cpus=client_cpus)
+    baseline = f"nginx alone {_rate(alone, size)}"
+    note = f"one {size / 1000:.0f} KB page: {rel}"
+    return [
+        Row(name_direct, value=gun["rps"], shown=_rate(gun, size), baseline=baseline, ratio=gun["rps"] / alone["rps"],
+            note=note, extra={**gun, "baseline": alone}),
+        Row(name_proxy, value=proxied["rps"], shown=_rate(proxied, size), baseline=baseline,
+            ratio=proxied["rps"] / alone["rps"], target=target("ratio >= 0.8 | ≥ 0.8× nginx"),
+            extra={**proxied, "baseline": alone}),
+    ]

@@ -1,0 +1,165 @@
+"""Figures of a real `manage.py serve`: start to browsable, and the latency and throughput of the
+reader's routes under closed-loop load from a client pinned to another CPU than the server.
+
+The baseline of every route is GET /api/auth at the same concurrency in the same run: the cost of
+gunicorn, Django and the middleware with no work behind them (it answers without the disk).
+"""
+import os
+import time
+from urllib.parse import quote
+
+from tests.support.server import Client, Server
+
+from . import loadgen
+from .report import Row, skipped, target
+
+SERVER_CPUS = {0}
+CLIENT_CPUS = "1"
+PASSWORD = "correct horse"
+
+
+def pinning():
+    """(server CPUs, client CPUs) or (None, None) on a machine with one CPU."""
+    return (SERVER_CPUS, CLIENT_CPUS) if (os.cpu_count() or 1) >= 2 else (None, None)
+
+
+def start_server(data, library, env=None, cpus=None, wait=True):
+    server = Server(data, library, env={"LOG_LEVEL": "WARNING", **(env or {})})
+    server.start(wait=False)
+    if cpus:
+        # gunicorn forks its worker only after Django is set up, so the worker inherits this.
+        os.sched_setaffinity(server.proc.pid, cpus)
+    if wait:
+        server.wait_ready(timeout=120)
+    return server
+
+
+def make_users(server, count):
+    """An admin and count-1 readers; their session cookies."""
+    admin = server.client().signup("admin", PASSWORD)
+    clients = [admin]
+    for i in range(1, count):
+        status, _, data = admin.post("/api/admin/user", {"name": f"reader{i:02d}", "password": PASSWORD})
+        assert status == 200, data
+        clients.append(server.client().login(f"reader{i:02d}", PASSWORD))
+    return clients
+
+
+def seed_reading(client, names):
+    """Some chapters read and manga followed, so the per-user parts of the library do work."""
+    for i, name in enumerate(names):
+        client.post("/api/read", {"m": name, "c": "0/1"})
+        if i % 3 == 0:
+            client.post("/api/follow", {"m": name, "on": True})
+
+
+def wait_for_library(client, count, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status, _, data = client.get("/api/library?limit=1")
+        if status == 200 and data.get("count") == count:
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"the library did not reach {count} manga in {timeout} s")
+
+
+def time_to_browsable(data, library, cookie, cpus, timeout=60):
+    """Seconds from spawning `serve` to the first 200 of GET /api/library; the server, still running."""
+    started = time.perf_counter()
+    server = start_server(data, library, cpus=cpus, wait=False)
+    client = Client("127.0.0.1", server.port)
+    client.cookies["sid"] = cookie
+    while time.perf_counter() - started < timeout:
+        if server.proc.poll() is not None:
+            raise RuntimeError(f"serve exited: {server.log.read_text()[-2000:]}")
+        try:
+            if client.get("/api/library?limit=24")[0] == 200:
+                return time.perf_counter() - started, server
+        except OSError:
+            pass
+        time.sleep(0.01)
+    server.stop()
+    raise RuntimeError("serve did not answer /api/library in time")
+
+
+def start_row(data, library, empty_data, empty_library, cookie, pages, cpus):
+    """Start to browsable with the snapshot of `library`, against the same start on an empty library."""
+    t_empty, server = time_to_browsable(empty_data, empty_library, cookie, cpus)
+    server.stop()
+    t_full, server = time_to_browsable(data, library, cookie, cpus)
+    server.stop()
+    return Row(
+        f"start to first 200 of /api/library", value=t_full,
+        shown=f"{t_full:.2f} s with the snapshot of {pages:,} pages",
+        baseline=f"same start, empty library {t_empty:.2f} s", ratio=t_full / t_empty,
+        target=target("value <= 1.5 | ≤ 1.5 s"), extra={"seconds": t_full, "empty_seconds": t_empty},
+    )
+
+
+def chapter_target(client, manga):
+    """(chapter id, version, page count) of a chapter deep in `manga`, from GET /api/manga or the index."""
+    status, _, data = client.get(f"/api/chapter?m={quote(manga)}&c=1/1")
+    if status != 200:
+        return None
+    books = data["books"]
+    middle = books[len(books) // 2]["chapters"]
+    cid = middle[len(middle) // 2]["id"]
+    status, _, data = client.get(f"/api/chapter?m={quote(manga)}&c={quote(cid)}")
+    return cid, data["version"], len(data["pages"])
+
+
+def _measure(base, path, cookies, clients, seconds, cpus, method="GET", body=None, wrap=1):
+    return loadgen.run(base, path, method=method, cookies=cookies, body=body, wrap=wrap, clients=clients,
+                       seconds=seconds, cpus=cpus)
+
+
+def _figures(r):
+    return f"p50 {r['p50']:.1f} · p99 {r['p99']:.1f} ms · {r['rps']:,.0f}/s"
+
+
+def route_rows(server, cookies, manga, seconds, client_cpus, concurrency=(1, 16)):
+    """Rows for /api/chapter, POST /api/progress, /api/library and / at each concurrency."""
+    base = server.url
+    probe = Client("127.0.0.1", server.port)
+    probe.cookies["sid"] = cookies[0]
+    found = chapter_target(probe, manga)
+    routes = []
+    if found:
+        cid, version, pages = found
+        body = ('{"m": ' + _json(manga) + ', "c": ' + _json(cid) + ', "v": ' + _json(version)
+                + ', "p": {i}, "n": ' + str(pages) + ', "done": false, "shift": []}')
+        routes += [("GET /api/chapter", "GET", f"/api/chapter?m={quote(manga)}&c={quote(cid)}", None, 1, {16: "p99"}),
+                   ("POST /api/progress", "POST", "/api/progress", body, pages, {16: "p99"})]
+    routes += [("GET /api/library", "GET", "/api/library", None, 1, {}),
+               ("GET / (library page)", "GET", "/", None, 1, {1: "p50"})]
+    rows = []
+    for clients in concurrency:
+        floor = _measure(base, "/api/auth", cookies, clients, seconds, client_cpus)
+        for name, method, path, body, wrap, targets in routes:
+            status = probe.request(method, path, raw=body.replace("{i}", "0").encode() if body else None,
+                                   headers={"Content-Type": "application/json"} if body else None)[0]
+            label = f"{name}, {clients} client{'s' if clients > 1 else ''}"
+            if status != 200:
+                rows.append(skipped(label, f"answered {status}: the route is not on this branch yet"))
+                continue
+            r = _measure(base, path, cookies, clients, seconds, client_cpus, method, body, wrap)
+            on = targets.get(clients)
+            key = on or "p99"
+            rows.append(Row(
+                label, value=r[key], shown=_figures(r), baseline=f"/api/auth {_figures(floor)}",
+                ratio=r[key] / floor[key] if floor[key] else None,
+                target=target(f"value <= {25 if on == 'p99' else 30} | {on} ≤ {25 if on == 'p99' else 30} ms")
+                if on else None,
+                note=f"{r['errors']} of {r['requests']} requests failed" if r["errors"] else "",
+                extra={**r, "baseline": floor},
+            ))
+    if not found:
+        rows.insert(0, skipped("GET /api/chapter, POST /api/progress",
+                               "GET /api/chapter is not on this branch yet"))
+    return rows
+
+
+def _json(text):
+    import json
+
+    return json.dumps(text)
