@@ -77,7 +77,7 @@ def flush_row(folder, megabytes, runs, limit_ms=None):
     size = len(payload) / 1e6
     return Row(
         f"db.json flush, {megabytes} MB", value=flush,
-        shown=f"{flush:.1f} ms median ({size:.1f} MB, max {max(flushes) * 1000:.0f} ms)",
+        shown=f"{flush:.1f} ms median, max {max(flushes) * 1000:.0f} ({size:.1f} MB)",
         baseline=f"raw write+fsync {raw:.1f} ms", ratio=flush / raw,
         target=target(f"value <= {limit_ms} | ≤ {limit_ms} ms") if limit_ms else None,
         extra={"ms": flush, "raw_ms": raw, "bytes": len(payload)},

@@ -86,7 +86,7 @@ def _python(base, method, path, cookies, body, wrap, clients, seconds, cpus):
 def run(base, path, *, method="GET", cookies=(), body=None, wrap=1, clients=1, seconds=5.0, cpus=None,
         tool=None):
     """Load `base` + `path` for `seconds` with `clients` connections; figures as described above."""
-    use = tool or ("wrk" if WRK else "python")
+    use = tool or ("wrk" if WRK and seconds >= 1 else "python")  # wrk counts whole seconds
     fn = _wrk if use == "wrk" else _python
     seconds = max(1, round(seconds)) if use == "wrk" else seconds
     return fn(base, method, path, list(cookies), body, wrap, clients, seconds, cpus)

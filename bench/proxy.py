@@ -111,7 +111,7 @@ def page_url(rel):
 
 
 def _rate(r, size):
-    return f"{r['rps']:,.0f}/s · {r['rps'] * size / 1e6:,.0f} MB/s · p99 {r['p99']:.1f} ms"
+    return f"{r['rps']:,.0f}/s · {r['rps'] * size / 1e6:,.0f} MB/s · p99 {r['p99']:.3g} ms"
 
 
 def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, client_cpus):
@@ -142,7 +142,7 @@ def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, clien
         nginx.stop()
     gun = loadgen.run(f"http://127.0.0.1:{direct.port}", path, cookies=[direct.cookies["sid"]], clients=clients,
                       seconds=seconds, cpus=client_cpus)
-    baseline = f"nginx alone {_rate(alone, size)}"
+    baseline = f"nginx {_rate(alone, size)}"
     note = f"one {size / 1000:.0f} KB page: {rel}"
     return [
         Row(name_direct, value=gun["rps"], shown=_rate(gun, size), baseline=baseline, ratio=gun["rps"] / alone["rps"],

@@ -51,7 +51,7 @@ def skipped(name, why, target_spec=None):
     return Row(name, note=why, target=target(target_spec) if target_spec else None)
 
 
-COLUMNS = [("figure", 38), ("value", 34), ("same-run baseline", 40), ("ratio", 7), ("target", 18), ("", 4)]
+COLUMNS = [("figure", 41), ("value", 36), ("same-run baseline", 42), ("ratio", 7), ("target", 14), ("", 4)]
 
 
 def _fit(text, width):
@@ -77,9 +77,9 @@ def table(rows, header):
     return "\n".join(lines)
 
 
-def machine():
-    """One line about the machine: CPUs, load, memory."""
-    load = os.getloadavg()
+def machine(load=None):
+    """One line about the machine: CPUs, memory, the load average (`load`: as taken before the run)."""
+    load = load or os.getloadavg()
     try:
         with open("/proc/meminfo") as f:
             total = int(f.readline().split()[1]) // 1024
@@ -92,4 +92,4 @@ def machine():
     except OSError:
         pass
     return (f"{os.cpu_count()} CPUs ({model or 'unknown model'}), {total:,} MB RAM, "
-            f"load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+            f"load average before the run {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")

@@ -1,0 +1,36 @@
+"""`python -m bench` on the tiny preset: the table prints with every row, so the benchmark cannot rot.
+
+The figures of a tiny library mean nothing; only the shape is checked here. A row may carry a note
+instead of a figure when what it measures is missing (nginx not installed), never silently.
+"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ROWS = [
+    "full scan, new library", "shallow check, nothing changed", "index memory (tracemalloc)",
+    "db.json flush, 0.2 MB", "db.json flush, 1 MB", "start to first 200 of /api/library",
+    *(f"{route}, {n}" for n in ("1 client", "16 clients")
+      for route in ("GET /api/chapter", "POST /api/progress", "GET /api/library", "GET / (library page)")),
+    "/lib/ image, gunicorn alone, 16 clients", "/lib/ image, nginx + hand-off, 16 clients",
+]
+
+
+def test_it_prints_every_row_of_the_table(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "bench", "--preset", "tiny", "--dir", str(tmp_path), "--quiet"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = run.stdout
+    assert out.startswith("MangaCircus benchmark, preset tiny"), out[:500]
+    lines = {line.split("  ")[0]: line for line in out.splitlines()}
+    for name in ROWS:
+        assert name in lines, f"row {name!r} missing from:\n{out}"
+        line = lines[name]
+        # A figure with its baseline and ratio, or n/a with a numbered note explaining why.
+        assert re.search(r"\d+\.\d\d×", line) or re.search(r"n/a\s+\[\d+\]$", line), line
+    for target in ("≥ 0.6× raw", "≤ 2× raw", "≤ 1.5 s", "≤ 60 B/page", "≤ 50 ms", "p99 ≤ 25 ms", "p50 ≤ 30 ms",
+                   "≥ 0.8× nginx"):
+        assert target in out, f"target {target!r} not printed"
