@@ -60,23 +60,25 @@ def dumps(index, root, last_full):
     })
 
 
-def _load_version(d):
+def _load_version(d, one):
     flat = d["sizes"]
     files = d["files"]
     if len(flat) != 2 * (files.count("\0") + 1 if flat else 0):
         raise ValueError("page names and sizes disagree")
     sizes = array("H" if max(flat, default=0) < 65536 else "I", flat)
-    return Version(d["name"], dir=d["dir"], files=files.split("\0") if flat else [], sizes=sizes,
-                   stamp=_int(d["stamp"]), source=d["source"], title=d["title"], meta=d["meta"],
+    return Version(d["name"], dir=one(d["dir"]), files=files.split("\0") if flat else [], sizes=sizes,
+                   stamp=_int(d["stamp"]), source=d["source"], title=one(d["title"]), meta=d["meta"],
                    priority=d["priority"], direction=d["direction"])
 
 
-def _load_manga(d):
-    books = [Book(b["key"], [Chapter(b["key"], c["key"], [_load_version(v) for v in c["versions"]])
-                             for c in b["chapters"]],
-                  title=b["title"], folder=b["folder"], stamp=_int(b["stamp"]))
+def _load_manga(d, one):
+    """`one(text)`: the one string object kept for equal keys, titles and folders across the snapshot,
+    as a scan shares them (bench: index memory)."""
+    books = [Book(one(b["key"]), [Chapter(one(b["key"]), one(c["key"]), [_load_version(v, one) for v in c["versions"]])
+                                  for c in b["chapters"]],
+                  title=one(b["title"]), folder=one(b["folder"]), stamp=_int(b["stamp"]))
              for b in d["books"]]
-    return Manga(d["name"], books, title=d["title"], sort_title=d["sortTitle"], meta=d["meta"],
+    return Manga(d["name"], books, title=one(d["title"]), sort_title=one(d["sortTitle"]), meta=d["meta"],
                  direction=d["direction"], cover=d["cover"], added=d["added"], updated=d["updated"],
                  stamp=_int(d["stamp"]), watch=[(rel, _int(s)) for rel, s in d["watch"]],
                  warnings=[tuple(w) for w in d["warnings"]])
@@ -106,8 +108,10 @@ def load(path, root):
     if data.get("library") != str(root):
         return None, None, "the snapshot is of another LIBRARY"
     try:
-        manga = {d["name"]: _load_manga(d) for d in data["manga"]}
-        hidden = {d["name"]: _load_manga(d) for d in data["hidden"]}
+        shared = {}
+        one = lambda text: shared.setdefault(text, text)  # noqa: E731
+        manga = {d["name"]: _load_manga(d, one) for d in data["manga"]}
+        hidden = {d["name"]: _load_manga(d, one) for d in data["hidden"]}
         index = Index(manga, hidden=hidden, root_stamp=_int(data["root"]),
                       warnings=[tuple(w) for w in data["warnings"]])
         last_full = data["lastFull"]

@@ -27,6 +27,20 @@ def test_it_restores_an_identical_index(library_dir, tmp_path):
     assert report["work"]["listings"] == 0 and all(again.manga[n] is restored.manga[n] for n in restored.manga)
 
 
+def test_it_restores_one_string_for_equal_keys_folders_and_titles(library_dir, tmp_path):
+    idx, _ = scan(library_dir)
+    path = tmp_path / "library-index.json"
+    assert snapshot.save(path, idx, library_dir, 0)
+    restored, _, _ = snapshot.load(path, library_dir)
+    moon = restored.manga["Moon Garden"]
+    versions = moon.versions()
+    assert len(versions) == 3 and len({id(v._dir) for v in versions}) == 1
+    assert moon.title is moon.sort_title
+    keys = [b.key for b in moon.books] + [c.book for b in moon.books for c in b.chapters]
+    assert len({id(k) for k in keys}) == 1  # every "1"
+    assert restored.manga["Long Scroll"].books[0].chapters[0].key is moon.books[0].chapters[0].key
+
+
 @pytest.mark.parametrize("content, reason", [
     (None, "there is no snapshot yet"),
     (b"{", "cannot be read"),
