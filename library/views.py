@@ -1,9 +1,9 @@
-"""Library routes: page images (/lib/…) and the admin's "scan now"."""
+"""Library routes: page images (/lib/…), cover thumbnails (/thumb/…) and the admin's "scan now"."""
 from django.http import JsonResponse
 
 from mangacircus.http import api, field
 
-from . import files, service
+from . import files, index, service, thumbs
 
 RESCAN_WAIT = 600  # seconds an admin's "scan now" waits for its report
 
@@ -27,6 +27,17 @@ def page_image(request, rel=None):
         return refusal
     real = files.library_page(rel or "")
     response = files.image_response(request, real) if real else None
+    return response or _not_found()
+
+
+def cover_thumbnail(request, name=None):
+    """GET /thumb/<manga>: the manga's cover as a small WebP, made on demand when missing."""
+    refusal = _refusal(request)
+    if refusal:
+        return refusal
+    manga = index.current().get(name)
+    path = thumbs.make(manga) if manga else None
+    response = files.image_response(request, str(path), proxy=False) if path else None
     return response or _not_found()
 
 
