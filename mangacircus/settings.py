@@ -113,7 +113,7 @@ def _allowlist(name):
             entries.append(ipaddress.ip_network(item, strict=False))
         except ValueError:
             if not re.fullmatch(r"(?i)[a-z0-9]([a-z0-9-]{0,62}\.?)*", item) or len(item) > 253:
-                raise ImproperlyConfigured(f"{name}: {item!r} is neither a host name nor an IP address or network") from None
+                raise ImproperlyConfigured(f"{name}: {item!r} is no host name, IP address or network") from None
             entries.append(item.lower().rstrip("."))
     return entries
 
