@@ -53,6 +53,7 @@ class Scan:
         self.allow_empty = allow_empty
         self.work = {"stats": 0, "listings": 0, "headers": 0}
         self.now = now_ms()
+        self.transient = []  # warnings about this scan only (a manga folder unreadable right now)
         self.first = not self.previous.manga and not self.previous.hidden
         self._pool = None
 
@@ -91,7 +92,7 @@ class Scan:
             if self._pool:
                 self._pool.shutdown()
         shown = index or self.previous
-        warnings = shown.all_warnings()
+        warnings = self.transient + shown.all_warnings()
         report = {
             "kind": self.kind, "start": self.now, "duration": int((time.monotonic() - start) * 1000),
             "error": error, "counts": shown.counts(), "changed": changed,
@@ -133,13 +134,13 @@ class Scan:
             if self.should_stop():
                 raise Aborted()
             old = prev.manga.get(name) or prev.hidden.get(name)
-            m = self._manga(name, old, warn)
+            m = self._manga(name, old)
             if m is not None:
                 (manga if m.books else hidden)[name] = m
         index = Index(manga, hidden=hidden, root_stamp=root_stamp, warnings=root_warnings)
         return index, self._changes(manga)
 
-    def _manga(self, name, old, warn):
+    def _manga(self, name, old):
         if old is not None and not self.full and self._unchanged(old):
             return old
         try:
@@ -147,7 +148,7 @@ class Scan:
         except FileNotFoundError:
             return None
         except OSError as e:
-            warn("unreadable", name, f"the manga folder cannot be read ({e.strerror or e})")
+            self.transient.append(("unreadable", name, f"the manga folder cannot be read ({e.strerror or e})"))
             return old  # a folder that cannot be read right now is not a deleted one
 
     def _unchanged(self, m):
