@@ -27,6 +27,17 @@ from .names import is_page
 MAX_REPORTED_WARNINGS = 200
 
 
+def make_report(kind, start, seconds, shown, changed, *, error=None, work=None, transient=()):
+    """A scan report (see docs/architecture-library.md); `shown` is the index the counts describe."""
+    warnings = list(transient) + shown.all_warnings()
+    return {
+        "kind": kind, "start": start, "duration": int(seconds * 1000), "error": error, "counts": shown.counts(),
+        "changed": changed,
+        "warnings": [{"kind": k, "path": p, "message": m} for k, p, m in warnings[:MAX_REPORTED_WARNINGS]],
+        "warningCount": len(warnings), "work": dict(work or {"stats": 0, "listings": 0, "headers": 0}),
+    }
+
+
 class Aborted(Exception):
     """The scan was asked to stop; nothing of it is used."""
 
@@ -91,14 +102,8 @@ class Scan:
         finally:
             if self._pool:
                 self._pool.shutdown()
-        shown = index or self.previous
-        warnings = self.transient + shown.all_warnings()
-        report = {
-            "kind": self.kind, "start": self.now, "duration": int((time.monotonic() - start) * 1000),
-            "error": error, "counts": shown.counts(), "changed": changed,
-            "warnings": [{"kind": k, "path": p, "message": m} for k, p, m in warnings[:MAX_REPORTED_WARNINGS]],
-            "warningCount": len(warnings), "work": dict(self.work),
-        }
+        report = make_report(self.kind, self.now, time.monotonic() - start, index or self.previous, changed,
+                             error=error, work=self.work, transient=self.transient)
         return index, report
 
     def _run(self):
