@@ -21,7 +21,7 @@ from collections import deque
 from django.conf import settings
 
 from . import index, snapshot
-from .scan import Aborted, Scan, differs, make_report
+from .scan import Aborted, Scan, differs, make_report, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +38,6 @@ def on_scan(callback):
     if callback not in _callbacks:
         _callbacks.append(callback)
     return callback
-
-
-def _now_ms():
-    return int(time.time() * 1000)
 
 
 def _trimmed(report):
@@ -81,7 +77,7 @@ class Scanner:
             self.last_full = last_full
             self.pending = {"full": self._full_due(), "explicit": False}
             changed = {"added": [], "changed": sorted(restored.manga), "removed": []}
-            self.restored = make_report("restore", _now_ms(), time.monotonic() - started, restored, changed)
+            self.restored = make_report("restore", now_ms(), time.monotonic() - started, restored, changed)
             self.reports.append(_trimmed(self.restored))
         self.thread = threading.Thread(target=self._loop, name="library scanner", daemon=True)
         self.thread.start()
@@ -120,7 +116,7 @@ class Scanner:
 
     def _full_due(self):
         interval = settings.FULL_SCAN_INTERVAL * 60_000
-        return bool(interval) and (self.last_full is None or _now_ms() - self.last_full >= interval)
+        return bool(interval) and (self.last_full is None or now_ms() - self.last_full >= interval)
 
     def _next_wait(self):
         """Seconds until the next scheduled scan (None: none scheduled), and whether it is full."""
@@ -128,7 +124,7 @@ class Scanner:
         if settings.SCAN_INTERVAL:
             waits.append((self.last_end + settings.SCAN_INTERVAL * 60 - time.monotonic(), False))
         if settings.FULL_SCAN_INTERVAL:
-            since = _now_ms() - (self.last_full or 0)
+            since = now_ms() - (self.last_full or 0)
             waits.append(((settings.FULL_SCAN_INTERVAL * 60_000 - since) / 1000, True))
         if self.failed:
             floor = self.last_end + RETRY - time.monotonic()
@@ -156,7 +152,7 @@ class Scanner:
                 report = self._scan(job)
             except Exception as e:
                 log.exception("library scan failed")
-                report = make_report("full" if job["full"] else "shallow", _now_ms(), time.monotonic() - started,
+                report = make_report("full" if job["full"] else "shallow", now_ms(), time.monotonic() - started,
                                      index.current(), {"added": [], "changed": [], "removed": []},
                                      error=f"the scan failed: {e!r}; the log has the details")
             with self.cond:
