@@ -47,7 +47,9 @@ def test_it_restores_one_string_for_equal_keys_folders_and_titles(library_dir, t
     (b"[]", "cannot be read"),
     (orjson.dumps({"version": 99}), "has version 99"),
     (orjson.dumps({"version": snapshot.VERSION, "library": "/elsewhere"}), "another LIBRARY"),
-    (orjson.dumps({"version": snapshot.VERSION, "library": "LIB", "manga": [{"name": "x"}]}), "malformed"),
+    (orjson.dumps({"version": snapshot.VERSION, "library": "LIB", "defaultDirection": "ltr"}), "DEFAULT_DIRECTION"),
+    (orjson.dumps({"version": snapshot.VERSION, "library": "LIB", "defaultDirection": "rtl", "manga": [{"name": "x"}]}),
+     "malformed"),
 ])
 def test_it_refuses_unusable_snapshots(tmp_path, content, reason):
     path = tmp_path / "library-index.json"
