@@ -1,6 +1,6 @@
-"""Scan figures on a generated library (hard links of a few small images).
+"""Scan figures in more detail than `python -m bench`, on the same generated library (bench/generate.py).
 
-    python bench/library_bench.py [--manga 20 --chapters 40 --pages 25] [--dir bench/out/library]
+    python bench/library_bench.py [--preset medium|large|tiny] [--dir bench/out/<preset>]
 
 Prints: full scan without and with the scan cache, a shallow check with nothing changed, the
 snapshot's size and save time, start-to-browsable from the snapshot (in-process restore, and a
@@ -17,33 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from PIL import Image  # noqa: E402
-
+from bench import generate  # noqa: E402
 from library import snapshot  # noqa: E402
 from library.scan import Scan  # noqa: E402
-
-
-def generate(root, manga, chapters, pages):
-    marker = root / f".generated-{manga}-{chapters}-{pages}"
-    if marker.exists():
-        return
-    samples = root / ".samples"
-    samples.mkdir(parents=True, exist_ok=True)
-    sources = []
-    for i, (size, fmt) in enumerate([((800, 1200), "JPEG"), ((1600, 1200), "JPEG"), ((800, 1150), "PNG"),
-                                     ((720, 1100), "WEBP")]):
-        path = samples / f"s{i}.{fmt.lower()}"
-        Image.new("RGB", size, (i * 40, 90, 160)).save(path, fmt)
-        sources.append(path)
-    for m in range(manga):
-        for c in range(chapters):
-            book = f"b{c // 10 + 1:02d}"
-            folder = root / f"Manga {m:03d}" / book / f"c{c:04d} Chapter {c} [Group]"
-            folder.mkdir(parents=True, exist_ok=True)
-            for p in range(pages):
-                src = sources[(m + c + p) % len(sources)]
-                os.link(src, folder / f"{p:03d}{src.suffix}")
-    marker.touch()
 
 
 def timed(fn, repeat=1):
@@ -58,14 +34,12 @@ def timed(fn, repeat=1):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--manga", type=int, default=20)
-    parser.add_argument("--chapters", type=int, default=40)
-    parser.add_argument("--pages", type=int, default=25)
-    parser.add_argument("--dir", default=str(ROOT / "bench" / "out" / "library"))
+    parser.add_argument("--preset", choices=sorted(generate.PRESETS), default="medium")
+    parser.add_argument("--dir", help="default bench/out/<preset>")
     args = parser.parse_args()
-    root = Path(args.dir)
-    generate(root, args.manga, args.chapters, args.pages)
-    data = root.parent / "library-data"
+    work = Path(args.dir or generate.OUT / args.preset).resolve()
+    root = generate.generate(work, args.preset)[0]
+    data = work / "library-data"
     data.mkdir(exist_ok=True)
 
     def full(cache=None):
