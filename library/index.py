@@ -42,12 +42,8 @@ class Index:
     def counts(self):
         books = chapters = versions = pages = 0
         for m in self.manga.values():
-            books += len(m.books)
-            for b in m.books:
-                chapters += len(b.chapters)
-                for c in b.chapters:
-                    versions += len(c.versions)
-                    pages += sum(v.page_count for v in c.versions)
+            b, c, v, p = m.counts()
+            books, chapters, versions, pages = books + b, chapters + c, versions + v, pages + p
         return {"manga": len(self.manga), "books": books, "chapters": chapters, "versions": versions,
                 "pages": pages}
 

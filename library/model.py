@@ -133,7 +133,7 @@ class Manga:
     """A manga folder. `cover` is a path relative to LIBRARY or None; `added`/`updated` are ms."""
 
     __slots__ = ("name", "title", "sort_title", "meta", "direction", "cover", "books", "added", "updated",
-                 "stamp", "watch", "warnings", "_by_id", "_chapters")
+                 "stamp", "watch", "warnings", "_by_id", "_chapters", "_counts")
 
     def __init__(self, name, books, *, title, sort_title, meta, direction, cover, added, updated, stamp,
                  watch=(), warnings=()):
@@ -151,6 +151,7 @@ class Manga:
         self.warnings = tuple(warnings)  # (kind, path, message)
         self._by_id = None
         self._chapters = None
+        self._counts = None
 
     @property
     def path(self):
@@ -167,6 +168,14 @@ class Manga:
         if self._by_id is None:
             self._by_id = {c.id: c for b in self.books for c in b.chapters}
         return self._by_id.get(cid)
+
+    def counts(self):
+        """(books, chapters, versions, pages), counted once: every scan report sums them over the index."""
+        if self._counts is None:
+            versions = self.versions()
+            self._counts = (len(self.books), sum(len(b.chapters) for b in self.books), len(versions),
+                            sum(v.page_count for v in versions))
+        return self._counts
 
     def book(self, key):
         return next((b for b in self.books if b.key == key), None)

@@ -158,17 +158,17 @@ class Scan:
 
     def _unchanged(self, m):
         """One stat per folder the last build looked at; any difference means a rebuild."""
-        root = self.root
-        if self.stamp(os.path.join(root, m.name)) != m.stamp:
+        root, stamp = self.root + os.sep, self.stamp  # plain concatenation: os.path.join was ~⅓ of the check
+        if stamp(root + m.name) != m.stamp:
             return False
         for b in m.books:
-            if b.folder and self.stamp(os.path.join(root, m.name, b.folder)) != b.stamp:
+            if b.folder and stamp(f"{root}{m.name}/{b.folder}") != b.stamp:
                 return False
             for c in b.chapters:
                 for v in c.versions:
-                    if self.stamp(os.path.join(root, v.path)) != v.stamp:
+                    if stamp(root + v.path) != v.stamp:
                         return False
-        return all(self.stamp(os.path.join(root, rel)) == s for rel, s in m.watch)
+        return all(stamp(root + rel) == s for rel, s in m.watch)
 
     def _changes(self, manga):
         prev = self.previous.manga
