@@ -43,6 +43,9 @@ def server_rows(work, library, index_pages, snapshot_path, opts, say):
     for folder in (empty_data, handoff_data, empty_library):
         shutil.rmtree(folder, ignore_errors=True)
     empty_library.mkdir()
+    kept_thumbs = work / "thumbs-kept"  # the library does not change between runs, nor do its thumbnails
+    if kept_thumbs.exists():
+        shutil.copytree(kept_thumbs, data / "thumbs")
     say("setting up users and reading state")
     server = serving.start_server(data, library)
     try:
@@ -53,8 +56,14 @@ def server_rows(work, library, index_pages, snapshot_path, opts, say):
             names = [m["name"] for m in clients[0].get("/api/library?limit=150")[2]["manga"]]
             for client in clients[:2]:
                 serving.seed_reading(client, names)
+        started = time.monotonic()
+        made = serving.wait_for_thumbnails(data, index_pages["manga"])
+        say(f"{made:,} cover thumbnails ready after {time.monotonic() - started:.0f} s more")
     finally:
         server.stop()
+    shutil.rmtree(kept_thumbs, ignore_errors=True)
+    if (data / "thumbs").exists():
+        shutil.copytree(data / "thumbs", kept_thumbs)
     shutil.copytree(data, empty_data, ignore=shutil.ignore_patterns("library-index.json", "scan-cache.json",
                                                                        ".lock", "*.tmp"))
     shutil.copytree(data, handoff_data, ignore=shutil.ignore_patterns(".lock", "*.tmp"))

@@ -66,6 +66,25 @@ def wait_for_library(client, count, timeout):
     raise RuntimeError(f"the library did not reach {count} manga in {timeout} s")
 
 
+def wait_for_thumbnails(data, count, timeout=900, idle=10):
+    """Wait until the reader has made `count` cover thumbnails, or made none for `idle` seconds.
+
+    A reader on a new DATA makes every cover's thumbnail in the background after its first scan;
+    that takes minutes of CPU at 2,000 manga, and would otherwise be measured as route latency.
+    """
+    folder, made, last, deadline = data / "thumbs", -1, time.monotonic(), time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = len(list(folder.glob("*.webp"))) if folder.exists() else 0
+        if now >= count:
+            return now
+        if now != made:
+            made, last = now, time.monotonic()
+        elif time.monotonic() - last > idle:
+            return now
+        time.sleep(0.5)
+    return made
+
+
 def time_to_browsable(data, library, cookie, cpus, timeout=60):
     """Seconds from spawning `serve` to the first 200 of GET /api/library; the server, still running."""
     started = time.perf_counter()
