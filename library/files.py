@@ -14,6 +14,7 @@ max-age=86400`, nosniff and `Content-Security-Policy: sandbox; default-src 'none
 FileResponse (gunicorn sends it with sendfile), or, with SENDFILE_HEADER set, an empty response that
 hands the file to the reverse proxy: only after the session check that the view did first.
 """
+import functools
 import os
 import stat
 from urllib.parse import quote
@@ -30,6 +31,15 @@ CSP = "sandbox; default-src 'none'"
 MAX_PATH = 4096
 
 
+@functools.lru_cache(maxsize=4)
+def _real_root(root):
+    """LIBRARY's real path, resolved once per process: LIBRARY is fixed at start, and resolving it
+    again on every /lib/ request took about a quarter of the request's time (docs/performance.md).
+    Should LIBRARY be a link re-pointed while the reader runs, pages are still served only from
+    inside the folder it named at the first request, until a restart."""
+    return os.path.realpath(root)
+
+
 def library_page(rel):
     """The real path of the page image named by `rel` (relative to LIBRARY), or None."""
     root = settings.LIBRARY
@@ -40,7 +50,7 @@ def library_page(rel):
         return None
     if extension(parts[-1]) not in IMAGE_EXTENSIONS:
         return None
-    root_real = os.path.realpath(root)
+    root_real = _real_root(root)
     real = os.path.realpath(os.path.join(root_real, *parts))
     if real == root_real or not inside(real, root_real) or extension(real) not in IMAGE_EXTENSIONS:
         return None
@@ -59,7 +69,7 @@ def _matches(request, etag):
 
 def _proxy_path(real):
     """The file's path for the proxy hand-off, or None when the header could not carry it."""
-    root_real = os.path.realpath(settings.LIBRARY)
+    root_real = _real_root(settings.LIBRARY)
     if settings.SENDFILE_HEADER == "x-accel-redirect":
         # nginx expects an escaped URI; quote() leaves nothing a header could choke on.
         return settings.SENDFILE_PREFIX.rstrip("/") + "/" + quote(os.path.relpath(real, root_real))
