@@ -1,0 +1,146 @@
+"""Fixtures for the reader tests: the demo library, one real server per module, fresh users, and
+browser pages opened on the reader with a signed-in session."""
+import itertools
+import time
+from urllib.parse import quote
+
+import pytest
+
+from library.demo import make_demo
+from tests.conftest import PASSWORD, make_page
+from tests.support.server import Server
+
+_names = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def demo_library(tmp_path_factory):
+    """The demo library (made once per test run: a few seconds)."""
+    path = tmp_path_factory.mktemp("demo") / "library"
+    make_demo(path)
+    return path
+
+
+def tiny_library(root):
+    """Pages with sizes chosen for exact geometry and the awkward cases of the page model."""
+    rtl = root / "Tiny"
+    rtl.mkdir(parents=True)
+    (rtl / "manga.json").write_text('{"direction": "rtl"}')
+    c1 = rtl / "c0001 One"
+    for n in range(1, 5):
+        make_page(c1 / f"{n:03d}.png", size=(300, 450))
+    make_page(c1 / "005 [r90].png", size=(450, 300))  # stored on its side, shown 300×450
+    # No readable header, but a picture the browser can show: laid out at 1000×1414 first.
+    make_page(c1 / "006.png", size=(360, 480), fmt="BMP")
+    (c1 / "007.png").write_bytes(b"this is not an image")  # fails to load
+    for n in (8, 9):
+        make_page(c1 / f"{n:03d}.png", size=(300, 450))
+    c2 = rtl / "c0002 Two"
+    for n in range(1, 4):
+        make_page(c2 / f"{n:03d}.png", size=(300, 450))
+    return root
+
+
+@pytest.fixture(scope="session")
+def tiny_library_dir(tmp_path_factory):
+    return tiny_library(tmp_path_factory.mktemp("tiny") / "library")
+
+
+def start_server(tmp_path_factory, library, wait_for):
+    """A real server on `library`, with an admin; waits until the scan has found `wait_for`
+    ((manga, chapter id))."""
+    data = tmp_path_factory.mktemp("data")
+    srv = Server(data, library).start()
+    admin = srv.client().signup("admin", PASSWORD)
+    manga, cid = wait_for
+    deadline = time.monotonic() + 30
+    while admin.get(f"/api/chapter?m={quote(manga)}&c={quote(cid)}")[0] != 200:
+        if time.monotonic() > deadline:
+            srv.stop()
+            raise RuntimeError(f"the scan did not find {manga} {cid}:\n{srv.log.read_text()}")
+        time.sleep(0.1)
+    srv.admin = admin
+    return srv
+
+
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory, demo_library):
+    srv = start_server(tmp_path_factory, demo_library, ("Long Scroll", "0/3"))
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def tiny_server(tmp_path_factory, tiny_library_dir):
+    srv = start_server(tmp_path_factory, tiny_library_dir, ("Tiny", "0/2"))
+    yield srv
+    srv.stop()
+
+
+def new_user(server, **settings):
+    """A fresh user (so tests never share progress or settings) with these settings; its client."""
+    name = f"u{next(_names)}"
+    status, _, data = server.admin.post("/api/admin/user", {"name": name, "password": PASSWORD})
+    assert status == 200, data
+    client = server.client().login(name, PASSWORD)
+    if settings:
+        status, _, data = client.post("/api/settings", settings)
+        assert status == 200, data
+    return client
+
+
+def read_url(server, manga, book, chapter, version=None):
+    url = f"{server.url}/read/{quote(manga, safe='')}/{book}/{chapter}/"
+    return url + (f"?v={quote(version, safe='')}" if version else "")
+
+
+class Reader:
+    """A browser page on the reader, signed in as a fresh user."""
+
+    def __init__(self, context, server, client):
+        self.context, self.server, self.client = context, server, client
+        context.add_cookies([{"name": "sid", "value": client.cookies["sid"], "url": server.url}])
+        self.page = context.new_page()
+        self.errors = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def open(self, manga, book, chapter, version=None):
+        self.page.goto(read_url(self.server, manga, book, chapter, version))
+        self.page.wait_for_function("window.mcReader && mcReader.boxes.length + (mcReader.atEnd ? 1 : 0) > 0")
+        return self
+
+    def state(self, expression="mcReader"):
+        """A plain copy of mcReader (or of an expression on it)."""
+        return self.page.evaluate(f"""(() => {{ const v = {expression};
+            if (v !== window.mcReader) return v;
+            const out = {{}}; for (const k in v) out[k] = v[k]; return out; }})()""")
+
+    def wait(self, condition, timeout=5000):
+        self.page.wait_for_function(condition, timeout=timeout)
+
+    def settle(self):
+        """Two animation frames: whatever a handler scheduled has been laid out."""
+        self.page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+    def progress(self, manga, cid):
+        status, _, data = self.client.get(f"/api/chapter?m={quote(manga)}&c={quote(cid)}")
+        assert status == 200, data
+        return data["progress"]
+
+    def settings(self):
+        return self.client.get("/api/me")[2]["settings"]
+
+
+@pytest.fixture
+def reader_on(request):
+    """reader_on(context, server, **settings) → a Reader for a fresh user with those settings."""
+    made = []
+
+    def make(context, server, **settings):
+        reader = Reader(context, server, new_user(server, **settings))
+        made.append(reader)
+        return reader
+
+    yield make
+    for reader in made:
+        assert not reader.errors, reader.errors
