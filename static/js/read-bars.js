@@ -85,8 +85,8 @@
     });
     el.modes = MODES.map(([mode, label]) => h("button", { type: "button", className: "rd-mode", "data-mode": mode,
       onclick: () => R.setMode(mode, true) }, label));
-    el.shift = h("button", { type: "button", className: "rd-shift", title: "Pair this run of pages the other way",
-      onclick: () => R.toggleShift() }, "⇄ Shift");
+    el.shift = h("button", { type: "button", className: "rd-shift", title: "Shift: pair this run of pages the other way",
+      "aria-label": "Shift pairing", onclick: () => R.toggleShift() }, "⇄", h("span", { className: "rd-wide-only" }, " Shift"));
     el.zoom = h("button", { type: "button", className: "rd-zoom", title: "Zoom (click for 100 %)",
       onclick: () => R.zoomTo(1) });
     el.bottom = h("footer", { className: "rd-bar rd-bottom" },

@@ -1,10 +1,12 @@
 """Fixtures for the reader tests: the demo library, one real server per module, fresh users, and
 browser pages opened on the reader with a signed-in session."""
+import io
 import itertools
 import time
 from urllib.parse import quote
 
 import pytest
+from PIL import Image
 
 from library.demo import make_demo
 from tests.conftest import PASSWORD, make_page
@@ -21,6 +23,16 @@ def demo_library(tmp_path_factory):
     return path
 
 
+def unsized_jpeg(path, size):
+    """A JPEG whose size the header reader gives up on (600 comment segments before the frame
+    header) but that any browser shows: the reader lays it out at 1000×1414 until it loads."""
+    buffer = io.BytesIO()
+    Image.new("RGB", size, (90, 160, 90)).save(buffer, "JPEG")
+    data = buffer.getvalue()
+    comments = b"".join(b"\xff\xfe\x00\x03x" for _ in range(600))
+    path.write_bytes(data[:2] + comments + data[2:])
+
+
 def tiny_library(root):
     """Pages with sizes chosen for exact geometry and the awkward cases of the page model."""
     rtl = root / "Tiny"
@@ -30,8 +42,7 @@ def tiny_library(root):
     for n in range(1, 5):
         make_page(c1 / f"{n:03d}.png", size=(300, 450))
     make_page(c1 / "005 [r90].png", size=(450, 300))  # stored on its side, shown 300×450
-    # No readable header, but a picture the browser can show: laid out at 1000×1414 first.
-    make_page(c1 / "006.png", size=(360, 480), fmt="BMP")
+    unsized_jpeg(c1 / "006.jpg", (360, 480))
     (c1 / "007.png").write_bytes(b"this is not an image")  # fails to load
     for n in (8, 9):
         make_page(c1 / f"{n:03d}.png", size=(300, 450))
@@ -106,7 +117,7 @@ class Reader:
 
     def open(self, manga, book, chapter, version=None):
         self.page.goto(read_url(self.server, manga, book, chapter, version))
-        self.page.wait_for_function("window.mcReader && mcReader.boxes.length + (mcReader.atEnd ? 1 : 0) > 0")
+        self.wait("window.mcReader && mcReader.boxes.length + (mcReader.atEnd ? 1 : 0) > 0")
         return self
 
     def state(self, expression="mcReader"):
@@ -115,8 +126,14 @@ class Reader:
             if (v !== window.mcReader) return v;
             const out = {{}}; for (const k in v) out[k] = v[k]; return out; }})()""")
 
-    def wait(self, condition, timeout=5000):
-        self.page.wait_for_function(condition, timeout=timeout)
+    def wait(self, condition, timeout=5):
+        """Poll a JS expression until it is truthy (wait_for_function would need eval, which the
+        page's CSP forbids)."""
+        deadline = time.monotonic() + timeout
+        while not self.page.evaluate(condition):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"still false after {timeout} s: {condition}")
+            time.sleep(0.02)
 
     def settle(self):
         """Two animation frames: whatever a handler scheduled has been laid out."""
