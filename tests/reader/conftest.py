@@ -49,6 +49,10 @@ def tiny_library(root):
     c2 = rtl / "c0002 Two"
     for n in range(1, 4):
         make_page(c2 / f"{n:03d}.png", size=(300, 450))
+    c3 = rtl / "c0003 Tags"  # tags override the aspect: [wide] stands alone, [single] pairs
+    for name, size in (("001", (300, 450)), ("002 [wide]", (300, 450)), ("003", (300, 450)),
+                       ("004 [single]", (600, 450)), ("005", (300, 450))):
+        make_page(c3 / f"{name}.png", size=size)
     return root
 
 
@@ -83,7 +87,7 @@ def demo_server(tmp_path_factory, demo_library):
 
 @pytest.fixture(scope="module")
 def tiny_server(tmp_path_factory, tiny_library_dir):
-    srv = start_server(tmp_path_factory, tiny_library_dir, ("Tiny", "0/2"))
+    srv = start_server(tmp_path_factory, tiny_library_dir, ("Tiny", "0/3"))
     yield srv
     srv.stop()
 
@@ -143,6 +147,17 @@ class Reader:
         status, _, data = self.client.get(f"/api/chapter?m={quote(manga)}&c={quote(cid)}")
         assert status == 200, data
         return data["progress"]
+
+    def saved(self, manga, cid, check, timeout=4):
+        """Poll the server until the chapter's progress passes check(progress); return it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            entry = self.progress(manga, cid)
+            if entry and check(entry):
+                return entry
+            if time.monotonic() > deadline:
+                raise AssertionError(f"progress never matched: {entry}")
+            time.sleep(0.1)
 
     def settings(self):
         return self.client.get("/api/me")[2]["settings"]
