@@ -46,8 +46,10 @@
       return;
     }
     const sx = R.scroller.scrollLeft;
-    const box = MCR.layout.boxAt(R, sx + x, R.scroller.scrollTop + y);
-    if (!box) return MCR.bars.toggle();
+    const sy = R.scroller.scrollTop + y;
+    const onEnd = R.mode === "flow" && R.end && sy >= R.end.y; // the end of the flow counts as a page
+    const box = MCR.layout.boxAt(R, sx + x, sy);
+    if (!box && !onEnd) return MCR.bars.toggle();
     if (R.mode === "flow") {
       if (y < vh * ZONE) R.flowStep(-1);
       else if (y > vh * (1 - ZONE)) R.flowStep(1);
@@ -169,6 +171,11 @@
   }
 
   function touchMove(e) {
+    if (swipe && !pinch && e.cancelable && R.mode !== "flow" && R.canvasSize.w <= R.viewport.w + 1) {
+      // A sideways swipe over unzoomed pages is ours: no browser back-swipe or overscroll.
+      const t = e.touches[0];
+      if (Math.abs(t.clientX - swipe.x) > Math.abs(t.clientY - swipe.y)) e.preventDefault();
+    }
     if (!pinch || e.touches.length < 2) return;
     e.preventDefault();
     const m = midpoint(e.touches);

@@ -289,8 +289,9 @@
       restore(R, a, x, y);
       if (R.scroller.clientWidth === vw && R.scroller.clientHeight === vh) break;
     }
-    R.scroller.classList.toggle("rd-pannable",
-      R.canvasSize.w > R.viewport.w + 1 || (R.mode !== "flow" && R.canvasSize.h > R.viewport.h + 1));
+    const wide = R.canvasSize.w > R.viewport.w + 1;
+    R.scroller.classList.toggle("rd-pan-x", wide);
+    R.scroller.classList.toggle("rd-pannable", wide || (R.mode !== "flow" && R.canvasSize.h > R.viewport.h + 1));
   }
 
   /** The shown list position whose box holds canvas point (sx, sy), or -1. */

@@ -39,6 +39,8 @@
   const settings = data.settings;
   settings.zoom = settings.zoom || {};
   const root = document.getElementById("reader");
+  // No pull-to-refresh or swipe-back navigation while reading: swipes turn pages here.
+  document.documentElement.style.overscrollBehavior = "none";
   const canvas = h("div", { className: "rd-canvas" });
   const scroller = h("div", { className: "rd-scroller", tabindex: "-1" }, canvas);
   root.appendChild(scroller);
