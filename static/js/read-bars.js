@@ -80,6 +80,7 @@
     el.count = h("span", { className: "rd-count" });
     el.slider = h("input", {
       type: "range", className: "rd-slider", min: 1, max: Math.max(1, R.list.length), step: 1, "aria-label": "Page",
+      dir: R.dir === "rtl" ? "rtl" : "ltr", // the slider runs the way the pages do
       oninput: (e) => (el.count.textContent = e.target.value + " / " + R.list.length),
       onchange: (e) => R.goTo(+e.target.value - 1),
     });
@@ -141,6 +142,7 @@
     const s = R.scroller;
     s.scrollTo({ left: s.scrollLeft, top: s.scrollTop, behavior: "auto" });
     scrollBase = s.scrollTop;
+    el.hint.classList.remove("rd-hint-on"); // the hint is about getting here: done
     setShown(true);
   }
 

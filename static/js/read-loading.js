@@ -36,6 +36,11 @@
     }, SPINNER_DELAY);
   }
 
+  function onScreen(el) {
+    const r = el.getBoundingClientRect();
+    return r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
+  }
+
   function loaded(R, p, img) {
     clearTimeout(img.mcSpin);
     const el = pageOf(img);
@@ -46,7 +51,7 @@
       p.h = img.naturalHeight;
       R.sizeLearned();
     }
-    if (el && el.isConnected) R.painted("first-page");
+    if (el && el.isConnected && onScreen(el)) R.painted("first-page");
   }
 
   function failed(R, p, img) {

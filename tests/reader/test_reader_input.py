@@ -154,3 +154,11 @@ def test_it_ends_a_chapter_with_an_end_card_that_leads_on(srv, desktop, reader_o
     with reader.page.expect_navigation():
         reader.page.mouse.click(100, 400)  # left is next: the next chapter
     assert reader.page.url.endswith("/read/Moon%20Garden/1/3/")
+
+
+def test_it_toggles_full_screen_with_f(srv, desktop, reader_on):
+    reader = reader_on(desktop, srv, startMode="page").open(MOON, 1, 2)
+    reader.page.keyboard.press("f")
+    reader.wait("document.fullscreenElement === document.documentElement")
+    reader.page.keyboard.press("f")
+    reader.wait("document.fullscreenElement === null")
