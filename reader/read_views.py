@@ -2,6 +2,7 @@
 POST /api/progress."""
 from django.http import Http404
 from django.shortcuts import render
+from django.views.decorators.http import require_GET
 
 from mangacircus.http import HttpError, api
 
@@ -9,6 +10,7 @@ from . import chapter as chapters
 from .auth import page
 
 
+@require_GET
 @page()
 def read(request, manga, book, chapter):
     user = request.account["name"]

@@ -54,40 +54,47 @@
     }, groups);
   }
 
-  function versionPicker() {
-    if (R.data.versions.length < 2) return null;
-    return h("select", {
-      className: "rd-versions", "aria-label": "Version",
-      onchange: (e) => (location.href = ROOT + currentUrl() + "?v=" + encodeURIComponent(e.target.value)),
-    }, R.data.versions.map((v) => h("option", { value: v.name, selected: v.name === R.data.version },
-      (v.source || v.title || v.name) + " · " + v.pages + " p" + (v.score ? " · " + (v.score > 0 ? "+" : "") + v.score : ""))));
+  function versionLabel(v) {
+    const score = v.score ? " · " + (v.score > 0 ? "+" : "") + v.score : "";
+    return (v.source || v.title || v.name) + " · " + v.pages + " p" + score;
   }
 
+  function versionPicker() {
+    if (R.data.versions.length < 2) return null;
+    const pick = (e) => (location.href = ROOT + currentUrl() + "?v=" + encodeURIComponent(e.target.value));
+    return h("select", { className: "rd-versions", "aria-label": "Version", onchange: pick },
+      R.data.versions.map((v) => h("option", { value: v.name, selected: v.name === R.data.version }, versionLabel(v))));
+  }
+
+  /** ‹ or ›: a link to the neighbour chapter, or a dimmed placeholder keeping the bar's layout. */
   function chapterLink(target, label, className) {
     if (!target) return h("span", { className: className + " rd-disabled", "aria-hidden": "true" }, label);
-    return h("a", { className: "button " + className, href: ROOT + target.url,
-      title: chapterLabel(keyOf(target.id), target.title), "aria-label": (label === "‹" ? "Previous: " : "Next: ") + chapterLabel(keyOf(target.id), target.title) }, label);
+    const name = chapterLabel(keyOf(target.id), target.title);
+    return h("a", { className: "button " + className, href: ROOT + target.url, title: name,
+      "aria-label": (className === "rd-prev" ? "Previous: " : "Next: ") + name }, label);
   }
 
   function build(reader) {
     R = reader;
     const d = R.data;
     el.top = h("header", { className: "rd-bar rd-top" },
-      h("a", { className: "button rd-back", href: ROOT + d.manga_url, "aria-label": "Back to " + d.manga.title, title: d.manga.title }, "←"),
+      h("a", { className: "button rd-back", href: ROOT + d.manga_url, title: d.manga.title,
+        "aria-label": "Back to " + d.manga.title }, "←"),
       h("div", { className: "rd-title" },
         h("span", { className: "rd-manga" }, d.manga.title), chapterPicker()),
       versionPicker());
     el.count = h("span", { className: "rd-count" });
     el.slider = h("input", {
-      type: "range", className: "rd-slider", min: 1, max: Math.max(1, R.list.length), step: 1, "aria-label": "Page",
+      type: "range", className: "rd-slider", "aria-label": "Page", min: 1, max: Math.max(1, R.list.length), step: 1,
       dir: R.dir === "rtl" ? "rtl" : "ltr", // the slider runs the way the pages do
       oninput: (e) => (el.count.textContent = e.target.value + " / " + R.list.length),
       onchange: (e) => R.goTo(+e.target.value - 1),
     });
     el.modes = MODES.map(([mode, label]) => h("button", { type: "button", className: "rd-mode", "data-mode": mode,
       onclick: () => R.setMode(mode, true) }, label));
-    el.shift = h("button", { type: "button", className: "rd-shift", title: "Shift: pair this run of pages the other way",
-      "aria-label": "Shift pairing", onclick: () => R.toggleShift() }, "⇄", h("span", { className: "rd-wide-only" }, " Shift"));
+    el.shift = h("button", { type: "button", className: "rd-shift", "aria-label": "Shift pairing",
+      title: "Shift: pair this run of pages the other way", onclick: () => R.toggleShift() },
+      "⇄", h("span", { className: "rd-wide-only" }, " Shift"));
     el.zoom = h("button", { type: "button", className: "rd-zoom", title: "Zoom (click for 100 %)",
       onclick: () => R.zoomTo(1) });
     el.bottom = h("footer", { className: "rd-bar rd-bottom" },

@@ -72,7 +72,8 @@
 
   function pointerDown(e) {
     if (e.pointerType !== "mouse" || e.button !== 0 || interactive(e.target)) return;
-    drag = { id: e.pointerId, x: e.clientX, y: e.clientY, left: R.scroller.scrollLeft, top: R.scroller.scrollTop, moving: false };
+    const s = R.scroller;
+    drag = { id: e.pointerId, x: e.clientX, y: e.clientY, left: s.scrollLeft, top: s.scrollTop, moving: false };
   }
 
   function pointerMove(e) {

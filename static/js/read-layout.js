@@ -158,7 +158,9 @@
   }
 
   function compute(R, vw, vh) {
-    if (R.cur >= R.list.length && R.mode !== "flow") return { boxes: [], cw: vw, ch: vh, end: { x: 0, y: 0, w: vw, h: vh } };
+    if (R.cur >= R.list.length && R.mode !== "flow") {
+      return { boxes: [], cw: vw, ch: vh, end: { x: 0, y: 0, w: vw, h: vh } }; // the end card
+    }
     const fn = R.mode === "flow" ? flowBoxes : R.mode === "book" ? bookBoxes : pageBoxes;
     return fn(R, vw, vh, R.zoom);
   }

@@ -67,10 +67,6 @@
   }
 
   function init(R) {
-    lastSent = R.data.progress ? JSON.stringify({
-      m: R.data.manga.name, c: R.data.chapter.id, v: R.data.progress.v, p: R.data.progress.p,
-      n: R.data.progress.n, done: !!R.data.progress.done, shift: (R.data.progress.shift || []).slice().sort((a, b) => a - b),
-    }) : "";
     window.addEventListener("pagehide", () => {
       save(R, true);
       saveZoom(true);

@@ -117,7 +117,8 @@
     const s = R.scroller;
     s.scrollTop = 0;
     s.scrollLeft = R.dir === "rtl" ? s.scrollWidth : 0; // a zoomed page starts at its reading corner
-    if (R.cur >= list.length - 1 || (R.mode === "book" && layout.spreadOf(R.spreads, R.cur) >= R.spreads.length - 1)) R.done = true;
+    const lastSpread = R.mode === "book" && layout.spreadOf(R.spreads, R.cur) >= R.spreads.length - 1;
+    if (R.cur >= list.length - 1 || lastSpread) R.done = true; // the last page has been on screen
     keepAnchor();
     bars.update();
     progress.changed(R);
@@ -235,7 +236,7 @@
 
   /** The reading position to keep through a resize: the top of the screen in Flow, else its centre. */
   function keepAnchor() {
-    R.anchor = R.mode === "flow" ? layout.anchor(R, R.viewport.w / 2, 0) : layout.anchor(R, R.viewport.w / 2, R.viewport.h / 2);
+    R.anchor = layout.anchor(R, R.viewport.w / 2, R.mode === "flow" ? 0 : R.viewport.h / 2);
   }
 
   function resized() {
