@@ -35,6 +35,7 @@ def test_it_runs_a_full_scan_without_a_snapshot_and_saves_one(configured, data_d
     assert report["kind"] == "full" and idx is index.current() and len(idx) == 2
     assert report["changed"]["added"] == ["Long Scroll", "Moon Garden"]
     assert wait_for(lambda: (data_dir / "library-index.json").exists() and (data_dir / "scan-cache.json").exists())
+    assert wait_for(lambda: service.admin_summary()["scans"])  # kept once the hooks have run
     assert service.admin_summary()["scans"][0]["kind"] == "full"
 
 
@@ -107,3 +108,28 @@ def test_it_reports_when_library_is_not_set(settings):
     service.start()
     assert service.admin_summary()["error"] == "LIBRARY is not set"
     assert service.request_scan(wait=True) is None
+
+
+def test_it_checks_on_its_own_every_scan_interval(configured, library_dir):
+    configured.SCAN_INTERVAL = 1
+    kinds = []
+    service.on_scan(lambda idx, report: kinds.append(report["kind"]))
+    service.start()
+    assert wait_for(lambda: kinds == ["full"] and not service.admin_summary()["scanning"])
+    publish(library_dir / "Moon Garden" / "b01 Spring" / "c0003 Leaves")
+    scanner = service._scanner
+    with scanner.cond:
+        scanner.last_end -= 61  # a minute has passed
+        scanner.cond.notify_all()
+    assert wait_for(lambda: kinds == ["full", "shallow"])
+    assert index.current().get("Moon Garden").chapter("1/3") is not None
+
+
+def test_it_backs_off_after_a_failed_scan(configured, library_dir, tmp_path):
+    configured.SCAN_INTERVAL = 1
+    library_dir.rename(tmp_path / "gone")
+    service.start()
+    assert wait_for(lambda: service.admin_summary()["scans"])
+    time.sleep(0.3)
+    scans = service.admin_summary()["scans"]
+    assert len(scans) == 1 and "cannot be read" in scans[0]["error"]  # no retry loop
