@@ -187,7 +187,7 @@
   }
 
   MCR.bars = {
-    build, update, show, hide, toggle, scrolled, chapterLabel,
+    build, update, show, hide, toggle, scrolled,
     get shown() { return shown; },
     get hinting() { return el.hint.classList.contains("rd-hint-on"); },
   };

@@ -252,5 +252,5 @@
     document.addEventListener("keydown", keyDown);
   }
 
-  MCR.input = { init, fullscreen };
+  MCR.input = { init };
 })();

@@ -302,8 +302,5 @@
     return null;
   }
 
-  MCR.layout = {
-    UNKNOWN, shown, aspect, isWide, standsAlone, refAspect, median, pair, spreadOf,
-    visible, build, compute, place, fitImage, anchor, restore, render, boxAt,
-  };
+  MCR.layout = { pair, spreadOf, visible, build, render, anchor, boxAt };
 })();

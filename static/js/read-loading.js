@@ -205,5 +205,5 @@
     observer = null;
   }
 
-  MCR.loading = { attach, imageFor, shown, decoded, flowImage, observeFlow, stopFlow, isLoaded };
+  MCR.loading = { attach, imageFor, shown, decoded, flowImage, observeFlow, stopFlow };
 })();
