@@ -1,5 +1,31 @@
 from django.apps import AppConfig
+from django.conf import settings
+from django.core import checks
 
 
 class LibraryConfig(AppConfig):
     name = "library"
+
+    def start_runtime(self):
+        from . import service
+
+        service.start()
+
+    def stop_runtime(self):
+        from . import service
+
+        service.stop()
+
+
+@checks.register()
+def library_readable(app_configs, **kwargs):
+    """A warning only: a LIBRARY that is missing at start (an unmounted drive) is reported by each
+    scan, and the reader keeps serving the last index it had."""
+    import os
+
+    root = settings.LIBRARY
+    if root is None:
+        return [checks.Warning("LIBRARY is not set: the library is empty", id="library.W001")]
+    if not root.is_dir() or not os.access(root, os.R_OK | os.X_OK):
+        return [checks.Warning(f"LIBRARY ({root}) is not a readable folder", id="library.W002")]
+    return []

@@ -1,5 +1,245 @@
-"""The library as the rest of the reader sees it (filled in by the library app)."""
+"""The library as the rest of the reader sees it: the background scanner and its hooks.
+
+- `start()` restores the index snapshot (browsing works at once) and starts the scanner thread;
+  the thread runs the hooks for the restored index, then a shallow check, or a full scan when
+  there was no usable snapshot or the last full scan is FULL_SCAN_INTERVAL old. After that a
+  shallow check every SCAN_INTERVAL minutes and a full one every FULL_SCAN_INTERVAL minutes
+  (0 turns either off).
+- `request_scan(full, wait)`: one scan runs at a time; requests made meanwhile merge into the next.
+- `on_scan(callback)`: callback(index, report) after each scan, in the scanner thread, with the
+  changed set in report["changed"] ({"added", "changed", "removed"}: manga names). A restore
+  reports every manga as changed, so hooks catch up with what happened while the reader was off.
+- `admin_summary()`: {"scans": the last reports, newest first, "scanning": bool}.
+
+Requests never wait for any of it: they read `index.current()`.
+"""
+import logging
+import threading
+import time
+from collections import deque
+
+from django.conf import settings
+
+from . import index, snapshot
+from .scan import Aborted, Scan, differs
+
+log = logging.getLogger(__name__)
+
+KEPT_REPORTS = 10
+RETRY = 60
+SHOWN_NAMES = 100
+
+_callbacks = []
+_scanner = None
+
+
+def on_scan(callback):
+    """Register callback(index, report), called after every scan (also the start-up restore)."""
+    if callback not in _callbacks:
+        _callbacks.append(callback)
+    return callback
+
+
+def _now_ms():
+    return int(time.time() * 1000)
+
+
+def _trimmed(report):
+    """The report as kept for the admin screens: long name lists shortened, with their counts."""
+    changed = {k: names[:SHOWN_NAMES] for k, names in report["changed"].items()}
+    counts = {k: len(names) for k, names in report["changed"].items()}
+    return {**report, "changed": changed, "changedCounts": counts}
+
+
+class Scanner:
+    def __init__(self, root, data):
+        self.root = root
+        self.snapshot_path = data / "library-index.json"
+        self.cache_path = data / "scan-cache.json"
+        self.cond = threading.Condition()
+        self.pending = None  # {"full": bool, "explicit": bool}, merged until the thread takes it
+        self.requested = self.done = 0
+        self.running = self.stopping = False
+        self.reports = deque(maxlen=KEPT_REPORTS)
+        self.last_full = None
+        self.last_end = time.monotonic()
+        self.failed = False  # the last scan failed: scheduled scans wait at least RETRY seconds
+        self.restored = None
+        self.thread = None
+
+    # Start and stop
+
+    def start(self):
+        started = time.monotonic()
+        restored, last_full, why = snapshot.load(self.snapshot_path, self.root)
+        if restored is None:
+            log.info("library: %s; a full scan follows", why)
+            self.pending = {"full": True, "explicit": False}
+        else:
+            index.replace(restored)
+            self.last_full = last_full
+            self.pending = {"full": self._full_due(), "explicit": False}
+            names = sorted(restored.manga)
+            warnings = restored.all_warnings()
+            self.restored = {
+                "kind": "restore", "start": _now_ms(), "duration": int((time.monotonic() - started) * 1000),
+                "error": None, "counts": restored.counts(),
+                "changed": {"added": [], "changed": names, "removed": []},
+                "warnings": [{"kind": k, "path": p, "message": m} for k, p, m in warnings[:200]],
+                "warningCount": len(warnings), "work": {"stats": 0, "listings": 0, "headers": 0},
+            }
+            self.reports.append(_trimmed(self.restored))
+        self.thread = threading.Thread(target=self._loop, name="library scanner", daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        with self.cond:
+            self.stopping = True
+            self.cond.notify_all()
+        if self.thread:
+            self.thread.join(30)
+
+    # Requests
+
+    def request(self, full=False, wait=False, explicit=False, timeout=None):
+        with self.cond:
+            job = self.pending or {"full": False, "explicit": False}
+            self.pending = {"full": job["full"] or full, "explicit": job["explicit"] or explicit}
+            self.requested += 1
+            mine = self.requested
+            self.cond.notify_all()
+            if not wait:
+                return None
+            deadline = None if timeout is None else time.monotonic() + timeout
+            while self.done < mine and not self.stopping:
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return None
+                self.cond.wait(left)
+            return self.reports[-1] if self.done >= mine and self.reports else None
+
+    def summary(self):
+        with self.cond:
+            return {"scans": list(reversed(self.reports)), "scanning": self.running}
+
+    # The thread
+
+    def _full_due(self):
+        interval = settings.FULL_SCAN_INTERVAL * 60_000
+        return bool(interval) and (self.last_full is None or _now_ms() - self.last_full >= interval)
+
+    def _next_wait(self):
+        """Seconds until the next scheduled scan (None: none scheduled), and whether it is full."""
+        waits = []
+        if settings.SCAN_INTERVAL:
+            waits.append((self.last_end + settings.SCAN_INTERVAL * 60 - time.monotonic(), False))
+        if settings.FULL_SCAN_INTERVAL:
+            since = _now_ms() - (self.last_full or 0)
+            waits.append(((settings.FULL_SCAN_INTERVAL * 60_000 - since) / 1000, True))
+        if self.failed:
+            floor = self.last_end + RETRY - time.monotonic()
+            waits = [(max(wait, floor), full) for wait, full in waits]
+        return min(waits) if waits else (None, False)
+
+    def _loop(self):
+        if self.restored:
+            self._notify(index.current(), self.restored)
+        while True:
+            with self.cond:
+                while not self.stopping and self.pending is None:
+                    wait, full = self._next_wait()
+                    if wait is not None and wait <= 0:
+                        self.pending = {"full": full, "explicit": False}
+                        break
+                    self.cond.wait(wait)
+                if self.stopping:
+                    return
+                job, self.pending = self.pending, None
+                taken = self.requested
+                self.running = True
+            report = None
+            try:
+                report = self._scan(job)
+            except Exception:
+                log.exception("library scan failed")
+            with self.cond:
+                self.running = False
+                self.last_end = time.monotonic()
+                self.failed = report is None or bool(report["error"])
+                if report is not None:
+                    self.reports.append(_trimmed(report))
+                self.done = taken
+                self.cond.notify_all()
+
+    def _scan(self, job):
+        kind = "full" if job["full"] else "shallow"
+        previous = index.current()
+        cache = snapshot.load_cache(self.cache_path, self.root) if job["full"] else None
+        scan = Scan(self.root, previous, kind, cache=cache, default_direction=settings.DEFAULT_DIRECTION,
+                    concurrency=settings.SCAN_CONCURRENCY, should_stop=lambda: self.stopping,
+                    allow_empty=job["explicit"])
+        try:
+            new, report = scan.run()
+        except Aborted:
+            return None
+        if report["error"]:
+            log.error("library scan: %s", report["error"])
+            return report
+        replaced = differs(previous, new)
+        if replaced:
+            index.replace(new)
+        self._notify(index.current(), report)
+        if job["full"]:
+            self.last_full = report["start"]
+            snapshot.save_cache(self.cache_path, scan.new_cache, self.root)
+        if replaced or job["full"]:
+            snapshot.save(self.snapshot_path, index.current(), self.root, self.last_full)
+        changed = report["changed"]
+        if any(changed.values()):
+            log.info("library %s scan: %d added, %d changed, %d removed (%d ms)", kind, len(changed["added"]),
+                     len(changed["changed"]), len(changed["removed"]), report["duration"])
+        return report
+
+    def _notify(self, current, report):
+        for callback in list(_callbacks):
+            try:
+                callback(current, report)
+            except Exception:
+                log.exception("library: the scan hook %r failed", callback)
+
+
+def start():
+    """Called from LibraryConfig.start_runtime: restore, then scan in the background."""
+    global _scanner
+    if _scanner is not None:
+        return
+    if settings.LIBRARY is None:
+        log.warning("LIBRARY is not set: the library stays empty")
+        return
+    settings.DATA.mkdir(parents=True, exist_ok=True)
+    _scanner = Scanner(settings.LIBRARY, settings.DATA)
+    _scanner.start()
+
+
+def stop():
+    global _scanner
+    if _scanner is not None:
+        _scanner.stop()
+        _scanner = None
+
+
+def request_scan(full=False, wait=False, explicit=False, timeout=None):
+    """Ask for a scan. With wait, return its report (None on timeout or when not running).
+
+    explicit: an admin asked for it, so an empty LIBRARY is taken as emptied on purpose.
+    """
+    if _scanner is None:
+        return None
+    return _scanner.request(full=full, wait=wait, explicit=explicit, timeout=timeout)
 
 
 def admin_summary():
-    return {"scans": []}
+    if _scanner is None:
+        error = "LIBRARY is not set" if settings.LIBRARY is None else "the library scanner is not running"
+        return {"scans": [], "scanning": False, "error": error}
+    return _scanner.summary()

@@ -1,0 +1,263 @@
+"""Building one Manga from its folder (library-format.md §1-§4); scan.py decides when.
+
+1. List the manga folder: manga.json, cover.*, pages lying directly in it, and sub-folders.
+2. Sort each sub-folder into a slot of a book: a chapter name → book "0"; "Vol.2 Ch.5" → book 2;
+   a book name → its own listing, whose sub-folders are the book's chapters (and whose pages, if
+   it holds them directly, are its chapter 1); anything else → an unrecognised slot in book "0".
+3. Fill the slots in folder order. A slot becomes a Version when its folder holds pages. An
+   unrecognised folder with pages gets the next free key after the preceding chapter, with a
+   warning; one without pages is skipped, with a warning, and watched for later changes.
+4. Versions with the same key are one chapter; books and chapters are sorted by key.
+"""
+import os
+from typing import NamedTuple
+
+from . import meta as metadata
+from .folders import join
+from .model import Book, Chapter, Manga, Version, stamp_ms, stamp_of
+from .names import ChapterName, is_page, loose_chapter, natural_key, next_free_key, parse_book, \
+    parse_chapter, parse_volume_chapter
+
+
+class Slot(NamedTuple):
+    path: str  # absolute folder path
+    dir: str  # relative path of its parent folder
+    name: str  # folder name: the version name
+    parsed: ChapterName | None  # None: unrecognised, read as a chapter only when it holds pages
+    pages: list | None = None  # pre-listed page entries (pages lying in a manga or book folder)
+    stamp: int | None = None
+    note: str = "matches no chapter name"
+
+
+class BookInfo(NamedTuple):
+    title: str | None
+    folder: str | None
+    stamp: int | None
+
+
+class MangaBuilder:
+    def __init__(self, scan, name, old):
+        self.scan = scan
+        self.name = name
+        self.old = old
+        self.old_versions = {v.path: v for v in old.versions()} if old else {}
+        self.warnings = []
+        self.watch = []
+        self.slots = {}  # book key → [Slot]
+        self.book_info = {}  # book key → BookInfo
+        self.meta = None
+
+    def warn(self, kind, path, message):
+        self.warnings.append((kind, path, message))
+
+    def _read_meta(self, path, rel):
+        data, problem = metadata.read(path)
+        if problem:
+            self.warn("invalid-json", rel, f"{os.path.basename(rel)} {problem}; it is ignored")
+        elif data and metadata.problems(data):
+            self.warn("invalid-metadata", rel, "; ".join(metadata.problems(data)) + " (those fields are ignored)")
+        return data
+
+    def build(self):
+        s, name = self.scan, self.name
+        path = os.path.join(s.root, name)
+        s.work["stats"] += 1
+        stamp = stamp_of(os.stat(path))
+        entries = s.listing(path, name, self.warn)
+        files = [e for e in entries if not e.is_dir]
+        if any(e.name == "manga.json" for e in files):
+            self.meta = self._read_meta(os.path.join(path, "manga.json"), join(name, "manga.json"))
+        cover = next((e for e in files if is_page(e.name) and e.name.rpartition(".")[0].casefold() == "cover"), None)
+        loose = [e for e in files if is_page(e.name) and e is not cover]
+        old = self.old
+        # A changed manga.json direction changes every chapter's direction: no chapter is reused then.
+        self.reuse = old is not None and metadata.direction(self.meta) == metadata.direction(old.meta)
+        if loose:
+            self._slot("0", Slot(path, "", name, None, loose, stamp, "pages lie directly in the manga folder"))
+        for e in entries:
+            if e.is_dir:
+                self._classify(e)
+        books = self._books()
+        versions = [v for b in books for c in b.chapters for v in c.versions]
+        if not books:
+            self.warn("skipped-folder", name, "no chapters found in this manga folder")
+            self.watch.append((name, stamp))
+        title = metadata.text(self.meta, "title") or name
+        sizes = (size for v in versions for size in v.sizes())
+        updated = max((stamp_ms(v.stamp) for v in versions), default=stamp_ms(stamp))
+        return Manga(
+            name, books, title=title, sort_title=metadata.text(self.meta, "sortTitle") or title,
+            meta=self.meta or {},
+            direction=metadata.resolve_direction(None, self.meta, sizes, s.default_direction),
+            cover=join(name, cover.name) if cover else _first_page(books),
+            added=old.added if old else (updated if s.first else s.now), updated=updated, stamp=stamp,
+            watch=self.watch, warnings=self.warnings,
+        )
+
+    def _slot(self, key, slot):
+        self.slots.setdefault(key, []).append(slot)
+
+    def _classify(self, e):
+        name = self.name
+        chapter = parse_chapter(e.name)
+        if chapter:
+            return self._slot("0", Slot(e.path, name, e.name, chapter))
+        both = parse_volume_chapter(e.name)
+        if both:
+            self.book_info.setdefault(both[0].key, BookInfo(None, None, None))
+            return self._slot(both[0].key, Slot(e.path, name, e.name, both[1]))
+        book = parse_book(e.name)
+        if book:
+            return self._book_folder(e, book)
+        self._slot("0", Slot(e.path, name, e.name, None))
+
+    def _book_folder(self, e, book):
+        s = self.scan
+        rel = join(self.name, e.name)
+        s.work["stats"] += 1
+        stamp = stamp_of(e.st or os.stat(e.path))
+        first = self.book_info.get(book.key)
+        if first and first.folder:
+            self.warn("duplicate-book", rel, f"a second folder for book {book.key}: read together with {first.folder}")
+            self.watch.append((rel, stamp))
+        else:
+            self.book_info[book.key] = BookInfo(book.title, e.name, stamp)
+        entries = s.listing(e.path, rel, self.warn)
+        pages = [x for x in entries if not x.is_dir and is_page(x.name)]
+        if pages:
+            self._slot(book.key, Slot(e.path, self.name, e.name, ChapterName("1", None, None), pages, stamp))
+        for x in entries:
+            if x.is_dir:
+                self._slot(book.key, Slot(x.path, rel, x.name, parse_chapter(x.name, in_book=True)))
+
+    def _books(self):
+        books = []
+        for key, slots in self.slots.items():
+            used = {slot.parsed.key for slot in slots if slot.parsed}
+            after, chapters = None, {}
+            for slot in slots:
+                version = self._version(slot)
+                if slot.parsed:
+                    after = slot.parsed.key
+                if version is None:
+                    continue
+                ckey = slot.parsed.key if slot.parsed else None
+                if ckey is None:
+                    ckey = after = next_free_key(used, after)
+                    used.add(ckey)
+                    self.warn("unrecognised-folder", version.path, f"{slot.note}: read as chapter {key}/{ckey}")
+                chapters.setdefault(ckey, []).append(version)
+            info = self.book_info.get(key) or BookInfo(None, None, None)
+            if chapters:
+                books.append(Book(key, [Chapter(key, ckey, sorted(vs, key=lambda v: natural_key(v.name)))
+                                        for ckey, vs in chapters.items()],
+                                  title=info.title, folder=info.folder, stamp=info.stamp))
+            elif info.folder:
+                rel = join(self.name, info.folder)
+                self.warn("skipped-folder", rel, "this book folder holds no chapters")
+                self.watch.append((rel, info.stamp))
+        return books
+
+    def _version(self, slot):
+        """The Version of one chapter folder, or None (with a warning) when it holds no pages."""
+        s = self.scan
+        rel = join(slot.dir, slot.name)
+        stamp = slot.stamp
+        if stamp is None:
+            s.work["stats"] += 1
+            try:
+                stamp = stamp_of(os.stat(slot.path))
+            except OSError as e:
+                self.warn("unreadable", rel, f"cannot be read ({e.strerror or e})")
+                return None
+        old = self.old_versions.get(rel)
+        if old is not None and not s.full and self.reuse and old.stamp == stamp and slot.pages is None:
+            self.warnings.extend(w for w in self.old.warnings if w[1] == rel or w[1].startswith(rel + "/"))
+            return old
+        chapter_meta, pages = None, slot.pages
+        if pages is None:
+            try:
+                entries = s.listing(slot.path, rel, self.warn)
+            except OSError as e:
+                self.warn("unreadable", rel, f"cannot be listed ({e.strerror or e})")
+                self.watch.append((rel, stamp))
+                return None
+            pages = [e for e in entries if not e.is_dir and is_page(e.name)]
+            for e in entries:
+                if e.is_dir:
+                    self.warn("skipped-folder", join(rel, e.name), "folders inside a chapter folder are not read")
+                elif e.name == "chapter.json":
+                    chapter_meta = self._read_meta(e.path, join(rel, e.name))
+        if not pages:
+            if slot.parsed:
+                self.warn("empty-chapter", rel, "this chapter folder holds no pages")
+            else:
+                self.warn("skipped-folder", rel, f"{slot.note} and holds no pages")
+            self.watch.append((rel, stamp))
+            return None
+        sizes = self._sizes(rel, pages, old, stamp)
+        parsed = slot.parsed or (loose_chapter(slot.name) if slot.pages is None else ChapterName(None, None, None))
+        return Version(
+            slot.name, dir=slot.dir, files=[e.name for e in pages], sizes=sizes, stamp=stamp,
+            source=metadata.text(chapter_meta, "source") or parsed.source,
+            title=metadata.text(chapter_meta, "title") or parsed.title,
+            meta=chapter_meta, priority=metadata.priority(chapter_meta),
+            direction=metadata.resolve_direction(chapter_meta, self.meta, sizes, s.default_direction),
+        )
+
+    def _sizes(self, rel, pages, old, stamp):
+        """Sizes of the pages: from the scan cache (full: same size and mtime) or the old version
+        (shallow: same name), else read from the header. Unreadable ones are reported."""
+        s = self.scan
+        sizes, missing, stats = [None] * len(pages), [], []
+        if s.full:
+            known = _cached(s.cache.get(rel))
+            for i, e in enumerate(pages):
+                try:
+                    s.work["stats"] += 1
+                    st = e.st or os.stat(e.path)
+                    stat_key = (st.st_size, st.st_mtime_ns)
+                except OSError:
+                    stat_key = (0, 0)
+                stats.append(stat_key)
+                hit = known.get(e.name)
+                if hit and hit[0] and hit[2:] == stat_key:
+                    sizes[i] = hit[:2]
+                else:
+                    missing.append(i)
+        else:
+            known = dict(zip(old.files(), old.sizes())) if old else {}
+            for i, e in enumerate(pages):
+                hit = known.get(e.name)
+                if hit and hit[0]:
+                    sizes[i] = hit
+                else:
+                    missing.append(i)
+        for i, size in zip(missing, s.read_sizes([pages[i].path for i in missing])):
+            sizes[i] = size or (None, None)
+            if size is None:
+                self.warn("unreadable-image", join(rel, pages[i].name),
+                          "the image header cannot be read: the page is shown without a known size")
+        if s.full:
+            flat = []
+            for (w, h), (size, mtime) in zip(sizes, stats):
+                flat += (w or 0, h or 0, size, mtime)
+            s.new_cache[rel] = {"m": stamp, "n": "\0".join(e.name for e in pages), "s": flat}
+        return sizes
+
+
+def _cached(entry):
+    """name → (w, h, size, mtime) from one scan-cache entry; {} when absent or malformed."""
+    try:
+        names, flat = entry["n"].split("\0"), entry["s"]
+        return {n: tuple(flat[4 * i:4 * i + 4]) for i, n in enumerate(names)} if len(flat) == 4 * len(names) else {}
+    except (TypeError, KeyError, AttributeError):
+        return {}
+
+
+def _first_page(books):
+    for b in books:
+        for c in b.chapters:
+            v = c.ranked()[0]
+            return f"{v.path}/{v.files()[0]}"
+    return None

@@ -1,0 +1,68 @@
+"""The current library index: one complete Index, replaced whole after each scan that changed something.
+
+Readers call `current()` and keep the reference for the length of their request; they never see
+a half-built index and need no lock (replacing a module global is atomic).
+"""
+from .names import natural_key
+
+
+class Index:
+    """`manga`: name → Manga for every manga with at least one chapter.
+
+    The rest is the scan's memory: `root_stamp` of LIBRARY, `hidden` (manga folders without any
+    chapter, kept so their stamps are watched), `warnings` about LIBRARY's top level.
+    """
+
+    __slots__ = ("manga", "hidden", "root_stamp", "warnings", "_sorted")
+
+    def __init__(self, manga=None, *, hidden=None, root_stamp=None, warnings=()):
+        self.manga = manga or {}
+        self.hidden = hidden or {}
+        self.root_stamp = root_stamp
+        self.warnings = tuple(warnings)
+        self._sorted = None
+
+    def get(self, name):
+        return self.manga.get(name) if isinstance(name, str) else None
+
+    def sorted(self):
+        """Manga by sort title (natural, case-insensitive), then folder name."""
+        if self._sorted is None:
+            self._sorted = tuple(sorted(self.manga.values(), key=lambda m: (natural_key(m.sort_title), m.name)))
+        return list(self._sorted)
+
+    def all_warnings(self):
+        """(kind, path, message) of the top level, then of every manga folder."""
+        found = list(self.warnings)
+        for group in (self.manga, self.hidden):
+            for m in group.values():
+                found.extend(m.warnings)
+        return found
+
+    def counts(self):
+        books = chapters = versions = pages = 0
+        for m in self.manga.values():
+            books += len(m.books)
+            for b in m.books:
+                chapters += len(b.chapters)
+                for c in b.chapters:
+                    versions += len(c.versions)
+                    pages += sum(v.page_count for v in c.versions)
+        return {"manga": len(self.manga), "books": books, "chapters": chapters, "versions": versions,
+                "pages": pages}
+
+    def __len__(self):
+        return len(self.manga)
+
+
+_current = Index()
+
+
+def current():
+    """The current Index (an empty one before the first scan). Never None."""
+    return _current
+
+
+def replace(index):
+    global _current
+    _current = index

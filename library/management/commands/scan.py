@@ -1,0 +1,60 @@
+"""Scan LIBRARY and print the report: what was found, what changed since the reader's last snapshot,
+and every warning. It reads only: it needs no lock and writes nothing, so it runs beside a reader,
+which picks up changes itself (shallow check every SCAN_INTERVAL minutes, or "Scan now").
+"""
+import json
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from library import snapshot
+from library.index import Index
+from library.scan import Scan
+
+
+class Command(BaseCommand):
+    help = "Scan the library folder and print what was found, changed and warned about."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--full", action="store_true", help="walk every folder and stat every page")
+        parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    def handle(self, *args, **options):
+        root = settings.LIBRARY
+        if root is None:
+            raise CommandError("LIBRARY is not set: set it to the folder that holds your manga")
+        previous, _last_full, why = snapshot.load(settings.DATA / "library-index.json", root)
+        full = options["full"] or previous is None
+        cache = snapshot.load_cache(settings.DATA / "scan-cache.json", root) if full else None
+        scan = Scan(root, previous or Index(), "full" if full else "shallow", cache=cache,
+                    default_direction=settings.DEFAULT_DIRECTION, concurrency=settings.SCAN_CONCURRENCY,
+                    allow_empty=True)
+        _index, report = scan.run()
+        if options["json"]:
+            self.stdout.write(json.dumps(report, ensure_ascii=False, indent=1))
+        else:
+            if previous is None and not options["full"]:
+                self.stdout.write(f"No usable snapshot ({why}): a full scan was run.")
+            self.print_report(report)
+        if report["error"]:
+            raise CommandError(report["error"])
+
+    def print_report(self, report):
+        c = report["counts"]
+        w = report["work"]
+        self.stdout.write(
+            f"{report['kind']} scan of {settings.LIBRARY} in {report['duration']} ms: {c['manga']} manga, "
+            f"{c['books']} books, {c['chapters']} chapters, {c['versions']} versions, {c['pages']} pages "
+            f"({w['listings']} folders listed, {w['stats']} stats, {w['headers']} image headers read)"
+        )
+        for kind, names in report["changed"].items():
+            if names:
+                self.stdout.write(f"{kind} since the reader's last snapshot: {', '.join(names)}")
+        if report["warningCount"]:
+            self.stdout.write(f"{report['warningCount']} warning(s):")
+            for warning in report["warnings"]:
+                self.stdout.write(f"  [{warning['kind']}] {warning['path']}: {warning['message']}")
+            if report["warningCount"] > len(report["warnings"]):
+                self.stdout.write(f"  … and {report['warningCount'] - len(report['warnings'])} more")
+        self.stdout.write("A running reader picks up changes itself: at its next shallow check "
+                          f"(every {settings.SCAN_INTERVAL} minutes), or at once with Scan now on its admin screen.")

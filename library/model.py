@@ -1,0 +1,193 @@
+"""The objects of the library index: Manga → Book → Chapter → Version → pages.
+
+Built by the scan and never changed afterwards: treat every attribute (meta dicts included) as
+read-only. Pages are stored packed per version, so a page costs ~20 bytes instead of the few
+hundred of a dict: file names joined into one string, widths and heights in one array
+(0 = unknown). `Version.pages()` unpacks them into `Page` tuples on demand; tags and rotation are
+parsed from the file name then, as they are part of it.
+
+Stamps: every folder object keeps `stamp`, its directory's inode and mtime in one integer, which
+the shallow check compares with a fresh stat() (see scan.py).
+"""
+import sys
+from array import array
+from itertools import zip_longest
+from typing import NamedTuple
+
+from .names import key_order, parse_page
+
+_JOIN = "\0"  # the one character no file name can hold
+_MTIME_MASK = (1 << 64) - 1
+
+
+class Page(NamedTuple):
+    file: str
+    w: int | None
+    h: int | None
+    tags: tuple
+    rotation: int  # 0, 90, 180 or 270, clockwise
+
+
+def stamp_of(st):
+    """One integer for a directory's identity and mtime: (inode << 64) | mtime_ns."""
+    return (st.st_ino << 64) | (st.st_mtime_ns & _MTIME_MASK)
+
+
+def stamp_ms(stamp):
+    return (stamp & _MTIME_MASK) // 1_000_000
+
+
+def pack_sizes(sizes):
+    """[(w, h) or (None, None), …] → array of w0, h0, w1, h1 … (2 bytes each when they fit)."""
+    flat = [v or 0 for pair in sizes for v in pair]
+    return array("H" if max(flat, default=0) < 65536 else "I", flat)
+
+
+class Version:
+    """One chapter folder. `path` is relative to LIBRARY; `meta` is chapter.json ({} when absent)."""
+
+    __slots__ = ("name", "source", "title", "_meta", "priority", "direction", "_dir", "_files", "_sizes", "stamp")
+
+    def __init__(self, name, *, dir, files, sizes, stamp, source=None, title=None, meta=None, priority=0,
+                 direction="rtl"):
+        self.name = name
+        self.source = sys.intern(source) if source else None
+        self.title = title
+        self._meta = meta or None
+        self.priority = priority
+        self.direction = sys.intern(direction)
+        self._dir = dir  # the parent folder's path, shared by the versions of one book
+        self._files = _JOIN.join(files)
+        self._sizes = sizes if isinstance(sizes, array) else pack_sizes(sizes)
+        self.stamp = stamp
+
+    @property
+    def meta(self):
+        return self._meta if self._meta is not None else {}
+
+    @property
+    def path(self):
+        return f"{self._dir}/{self.name}" if self._dir else self.name
+
+    @property
+    def page_count(self):
+        return len(self._sizes) // 2
+
+    def files(self):
+        return self._files.split(_JOIN) if self._sizes else []
+
+    def sizes(self):
+        """[(w, h), …] with None for a size that could not be read."""
+        s = self._sizes
+        return [(s[i] or None, s[i + 1] or None) for i in range(0, len(s), 2)]
+
+    def pages(self):
+        return [Page(f, w, h, *parse_page(f)) for f, (w, h) in zip(self.files(), self.sizes())]
+
+    def __repr__(self):
+        return f"<Version {self.path!r} {self.page_count} pages>"
+
+
+class Chapter:
+    """Chapter `<book>/<key>`: its versions in folder order."""
+
+    __slots__ = ("book", "key", "title", "versions")
+
+    def __init__(self, book, key, versions):
+        self.book = book
+        self.key = key
+        self.versions = versions
+        # The title of the first-ranked version that has one (chapter.json's title wins in each).
+        self.title = next((v.title for v in self.ranked() if v.title), None)
+
+    @property
+    def id(self):
+        return f"{self.book}/{self.key}"
+
+    def ranked(self):
+        """Versions by chapter.json priority (higher first), then folder order; votes come on top elsewhere."""
+        return sorted(self.versions, key=lambda v: -v.priority)
+
+    def __repr__(self):
+        return f"<Chapter {self.id} {len(self.versions)} versions>"
+
+
+class Book:
+    """Book "1", "2.5", "x1" (extras), or "0" for chapters standing directly in the manga folder."""
+
+    __slots__ = ("key", "title", "folder", "extra", "chapters", "stamp")
+
+    def __init__(self, key, chapters, *, title=None, folder=None, stamp=None):
+        self.key = key
+        self.title = title
+        self.folder = folder
+        self.extra = key.startswith("x")
+        self.chapters = sorted(chapters, key=lambda c: key_order(c.key))
+        self.stamp = stamp
+
+    def __repr__(self):
+        return f"<Book {self.key} {len(self.chapters)} chapters>"
+
+
+class Manga:
+    """A manga folder. `cover` is a path relative to LIBRARY or None; `added`/`updated` are ms."""
+
+    __slots__ = ("name", "title", "sort_title", "meta", "direction", "cover", "books", "added", "updated",
+                 "stamp", "watch", "warnings", "_by_id", "_chapters")
+
+    def __init__(self, name, books, *, title, sort_title, meta, direction, cover, added, updated, stamp,
+                 watch=(), warnings=()):
+        self.name = name
+        self.title = title
+        self.sort_title = sort_title
+        self.meta = meta
+        self.direction = direction
+        self.cover = cover
+        self.books = sorted(books, key=lambda b: key_order(b.key))
+        self.added = added
+        self.updated = updated
+        self.stamp = stamp
+        self.watch = tuple(watch)  # (path, stamp) of folders skipped or empty, checked like the others
+        self.warnings = tuple(warnings)  # (kind, path, message)
+        self._by_id = None
+        self._chapters = None
+
+    @property
+    def path(self):
+        return self.name
+
+    def chapters(self):
+        """Every chapter in reading order: books in order (extras after the numbered ones)."""
+        if self._chapters is None:
+            self._chapters = tuple(c for b in self.books for c in b.chapters)
+        return list(self._chapters)
+
+    def chapter(self, cid):
+        """The chapter with id "<book>/<chapter>", or None."""
+        if self._by_id is None:
+            self._by_id = {c.id: c for b in self.books for c in b.chapters}
+        return self._by_id.get(cid)
+
+    def book(self, key):
+        return next((b for b in self.books if b.key == key), None)
+
+    def versions(self):
+        return [v for b in self.books for c in b.chapters for v in c.versions]
+
+    def __repr__(self):
+        return f"<Manga {self.name!r} {len(self.books)} books>"
+
+
+def _content(m):
+    yield m.title, m.sort_title, m.meta, m.direction, m.cover
+    for b in m.books:
+        yield b.key, b.title, b.folder
+        for c in b.chapters:
+            yield c.key, c.title
+            for v in c.versions:
+                yield v.name, v.source, v.title, v._meta, v.priority, v.direction, v._dir, v._files, v._sizes
+
+
+def same_content(a, b):
+    """True when two builds of a manga show the same thing (stamps and times aside)."""
+    return all(x == y for x, y in zip_longest(_content(a), _content(b)))

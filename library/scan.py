@@ -1,0 +1,189 @@
+"""The scan: the folder tree → a new Index and a report (indexing.md §2).
+
+1. stat LIBRARY. Missing, unreadable or (when the last index had manga) empty: the scan fails with
+   an error and the previous index stays; a lost mount never reads as "everything was deleted".
+2. For each manga folder, a shallow scan first compares stamps: one stat per known folder (manga,
+   book, chapter, and skipped or empty ones). All equal → the Manga object is reused as it is.
+3. Otherwise the manga is built again from its folders (build.py). A shallow rebuild reuses every
+   chapter folder whose stamp is unchanged and the sizes of file names it knew; a full scan lists
+   every folder, stats every page, and reads a header only when the scan cache has no entry with
+   the same size and mtime.
+4. The new Index is compared with the previous one: manga added, changed (same_content) or removed.
+
+The tree is read at most three folders deep (manga / book / chapter), so link loops cannot make a
+scan run forever, and no symlink leading out of LIBRARY is followed (folders.py).
+"""
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from . import imagesize
+from .build import MangaBuilder
+from .folders import list_folder
+from .index import Index
+from .model import same_content, stamp_of
+from .names import is_page
+
+MAX_REPORTED_WARNINGS = 200
+
+
+class Aborted(Exception):
+    """The scan was asked to stop; nothing of it is used."""
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+class Scan:
+    """One scan. `kind` is "full" or "shallow"; `cache` is the loaded scan cache (full scans)."""
+
+    def __init__(self, root, previous, kind="shallow", *, cache=None, default_direction="rtl",
+                 concurrency=1, should_stop=None, allow_empty=False):
+        self.root = os.fspath(root)
+        self.root_real = os.path.realpath(self.root)
+        self.previous = previous or Index()
+        self.kind = kind
+        self.full = kind == "full"
+        self.cache = cache or {}
+        self.new_cache = {} if self.full else None
+        self.default_direction = default_direction
+        self.concurrency = concurrency
+        self.should_stop = should_stop or (lambda: False)
+        self.allow_empty = allow_empty
+        self.work = {"stats": 0, "listings": 0, "headers": 0}
+        self.now = now_ms()
+        self.first = not self.previous.manga and not self.previous.hidden
+        self._pool = None
+
+    # Helpers used by build.py
+
+    def stamp(self, path):
+        self.work["stats"] += 1
+        try:
+            return stamp_of(os.stat(path))
+        except OSError:
+            return None
+
+    def listing(self, path, rel, warn):
+        self.work["listings"] += 1
+        return list_folder(path, rel, self.root_real, warn)
+
+    def read_sizes(self, paths):
+        self.work["headers"] += len(paths)
+        if self.concurrency > 1 and len(paths) > 1:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.concurrency, thread_name_prefix="scan-read")
+            return list(self._pool.map(imagesize.size, paths))
+        return [imagesize.size(p) for p in paths]
+
+    # The scan
+
+    def run(self):
+        """(new Index or None when it failed, report). The previous index is never modified."""
+        start = time.monotonic()
+        try:
+            index, changed = self._run()
+            error = None
+        except ScanError as e:
+            index, changed, error = None, {"added": [], "changed": [], "removed": []}, str(e)
+        finally:
+            if self._pool:
+                self._pool.shutdown()
+        shown = index or self.previous
+        warnings = shown.all_warnings()
+        report = {
+            "kind": self.kind, "start": self.now, "duration": int((time.monotonic() - start) * 1000),
+            "error": error, "counts": shown.counts(), "changed": changed,
+            "warnings": [{"kind": k, "path": p, "message": m} for k, p, m in warnings[:MAX_REPORTED_WARNINGS]],
+            "warningCount": len(warnings), "work": dict(self.work),
+        }
+        return index, report
+
+    def _run(self):
+        prev = self.previous
+        try:
+            st = os.stat(self.root)
+        except OSError as e:
+            raise ScanError(f"LIBRARY ({self.root}) cannot be read: {e.strerror or e}. Is it mounted?") from None
+        if not os.path.isdir(self.root):
+            raise ScanError(f"LIBRARY ({self.root}) is not a folder")
+        root_stamp = stamp_of(st)
+        root_warnings = []
+        warn = lambda kind, path, message: root_warnings.append((kind, path, message))  # noqa: E731
+        if not self.full and root_stamp == prev.root_stamp:
+            names = sorted([*prev.manga, *prev.hidden])
+            root_warnings = list(prev.warnings)
+        else:
+            try:
+                entries = self.listing(self.root, "", warn)
+            except OSError as e:
+                raise ScanError(f"LIBRARY ({self.root}) cannot be listed: {e.strerror or e}") from None
+            names = [e.name for e in entries if e.is_dir]
+            for e in entries:
+                if not e.is_dir and is_page(e.name):
+                    warn("skipped-file", e.name, "pages at the top level are not read: put them in a manga folder")
+        if not names and prev.manga and not self.allow_empty:
+            raise ScanError(
+                f"LIBRARY ({self.root}) is empty, though the last scan found {len(prev.manga)} manga. "
+                "Is it mounted? The previous index is kept; an admin's full scan accepts an empty library."
+            )
+        manga, hidden = {}, {}
+        for name in names:
+            if self.should_stop():
+                raise Aborted()
+            old = prev.manga.get(name) or prev.hidden.get(name)
+            m = self._manga(name, old, warn)
+            if m is not None:
+                (manga if m.books else hidden)[name] = m
+        index = Index(manga, hidden=hidden, root_stamp=root_stamp, warnings=root_warnings)
+        return index, self._changes(manga)
+
+    def _manga(self, name, old, warn):
+        if old is not None and not self.full and self._unchanged(old):
+            return old
+        try:
+            return MangaBuilder(self, name, old).build()
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            warn("unreadable", name, f"the manga folder cannot be read ({e.strerror or e})")
+            return old  # a folder that cannot be read right now is not a deleted one
+
+    def _unchanged(self, m):
+        """One stat per folder the last build looked at; any difference means a rebuild."""
+        root = self.root
+        if self.stamp(os.path.join(root, m.name)) != m.stamp:
+            return False
+        for b in m.books:
+            if b.folder and self.stamp(os.path.join(root, m.name, b.folder)) != b.stamp:
+                return False
+            for c in b.chapters:
+                for v in c.versions:
+                    if self.stamp(os.path.join(root, v.path)) != v.stamp:
+                        return False
+        return all(self.stamp(os.path.join(root, rel)) == s for rel, s in m.watch)
+
+    def _changes(self, manga):
+        prev = self.previous.manga
+        changed = {"added": sorted(n for n in manga if n not in prev),
+                   "changed": sorted(n for n, m in manga.items()
+                                     if n in prev and m is not prev[n] and not same_content(m, prev[n])),
+                   "removed": sorted(n for n in prev if n not in manga)}
+        return changed
+
+
+class ScanError(Exception):
+    """LIBRARY cannot be scanned at all; the previous index stays."""
+
+
+def differs(old, new):
+    """True when `new` must replace `old` (content, stamps or warnings changed)."""
+    if new is None:
+        return False
+    if new.root_stamp != old.root_stamp or new.warnings != old.warnings:
+        return True
+    for mine, theirs in ((new.manga, old.manga), (new.hidden, old.hidden)):
+        if mine.keys() != theirs.keys() or any(m is not theirs[n] for n, m in mine.items()):
+            return True
+    return False

@@ -1,0 +1,109 @@
+"""library/service.py: restore, the background scanner, merged requests, hooks and reports."""
+import threading
+import time
+
+import pytest
+
+from library import index, service
+from tests.library.conftest import publish
+
+
+@pytest.fixture
+def configured(settings, library_dir, data_dir):
+    settings.LIBRARY = library_dir
+    settings.DATA = data_dir
+    settings.SCAN_INTERVAL = 0
+    settings.FULL_SCAN_INTERVAL = 1440
+    return settings
+
+
+def wait_for(predicate, timeout=10):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_it_runs_a_full_scan_without_a_snapshot_and_saves_one(configured, data_dir):
+    seen = []
+    service.on_scan(lambda idx, report: seen.append((idx, report)))
+    service.start()
+    assert wait_for(lambda: seen)
+    idx, report = seen[0]
+    assert report["kind"] == "full" and idx is index.current() and len(idx) == 2
+    assert report["changed"]["added"] == ["Long Scroll", "Moon Garden"]
+    assert wait_for(lambda: (data_dir / "library-index.json").exists() and (data_dir / "scan-cache.json").exists())
+    assert service.admin_summary()["scans"][0]["kind"] == "full"
+
+
+def test_it_restores_before_any_walk_and_keeps_the_last_full_time(configured, library_dir):
+    service.start()
+    assert service.request_scan(wait=True, timeout=10) is not None
+    service.stop()
+    index.replace(index.Index())
+    seen = []
+    service.on_scan(lambda idx, report: seen.append(report))
+    service.start()
+    assert len(index.current()) == 2  # browsable as soon as start() returns
+    assert wait_for(lambda: len(seen) >= 2)
+    restore, check = seen[0], seen[1]
+    assert restore["kind"] == "restore" and restore["changed"]["changed"] == ["Long Scroll", "Moon Garden"]
+    assert check["kind"] == "shallow"  # the last full scan was moments ago, and that survived the restart
+    assert check["work"]["listings"] == 0
+
+
+def test_it_waits_for_a_requested_scan_and_merges_requests(configured, library_dir):
+    service.start()
+    assert service.request_scan(wait=True, timeout=10)["kind"] in ("full", "shallow")
+    inside, release, kinds = threading.Event(), threading.Event(), []
+
+    def slow_hook(idx, report):
+        kinds.append(report["kind"])
+        inside.set()
+        release.wait(10)
+
+    service.on_scan(slow_hook)
+    service.request_scan()
+    assert inside.wait(10)  # a scan is running now, held in its hook
+    publish(library_dir / "Moon Garden" / "c0042 Answer")
+    threads = [threading.Thread(target=service.request_scan, kwargs={"wait": True, "timeout": 10}) for _ in range(6)]
+    for t in threads:
+        t.start()
+    assert wait_for(lambda: service._scanner.requested == 8)
+    release.set()
+    for t in threads:
+        t.join()
+    assert kinds == ["shallow", "shallow"]  # six requests during a scan: merged into one more
+    assert index.current().get("Moon Garden").chapter("0/42") is not None
+    report = service.request_scan(full=True, wait=True, timeout=10)
+    assert report["kind"] == "full" and report["changed"] == {"added": [], "changed": [], "removed": []}
+
+
+def test_it_keeps_the_index_when_the_library_disappears(configured, library_dir, tmp_path):
+    service.start()
+    service.request_scan(wait=True, timeout=10)
+    before = index.current()
+    library_dir.rename(tmp_path / "unmounted")
+    report = service.request_scan(full=True, wait=True, timeout=10)
+    assert "cannot be read" in report["error"]
+    assert index.current() is before and len(before) == 2
+
+
+def test_it_survives_a_failing_hook(configured):
+    def broken(idx, report):
+        raise RuntimeError("boom")
+
+    good = []
+    service.on_scan(broken)
+    service.on_scan(lambda idx, report: good.append(report))
+    service.start()
+    assert wait_for(lambda: good)
+
+
+def test_it_reports_when_library_is_not_set(settings):
+    settings.LIBRARY = None
+    service.start()
+    assert service.admin_summary()["error"] == "LIBRARY is not set"
+    assert service.request_scan(wait=True) is None
