@@ -19,7 +19,7 @@
   function cover(m) {
     return h("span", { className: "cover" },
       m.cover ? h("img", { src: ROOT + m.cover, alt: "", loading: "lazy", width: 200, height: 300 }) : null,
-      m.unread ? h("span", { className: "unread", title: m.unread + " unread chapter" + (m.unread === 1 ? "" : "s") }, m.unread) : null);
+      m.unread ? h("span", { className: "unread-count", title: m.unread + " unread chapter" + (m.unread === 1 ? "" : "s") }, m.unread) : null);
   }
 
   function tile(m) {

@@ -1,8 +1,12 @@
 """Fixtures for the library, manga and notification tests: a server whose first scan is done."""
 import json
+import subprocess
+import sys
 import time
 
 import pytest
+
+from tests.support.server import ROOT, Server
 
 from tests.conftest import PASSWORD
 
@@ -41,3 +45,43 @@ def add_notes(server, user, notes):
     db["notes"].setdefault(user, []).extend(notes)
     path.write_text(json.dumps(db))
     server.start()
+
+
+@pytest.fixture(scope="session")
+def demo_library(tmp_path_factory):
+    """The demo library of `manage.py makedemo`, made once per test run (treat it as read-only)."""
+    path = tmp_path_factory.mktemp("demo") / "library"
+    subprocess.run([sys.executable, "manage.py", "makedemo", str(path)], cwd=ROOT, check=True, capture_output=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory, demo_library):
+    """A server on the demo library, shared by a module's tests (give each test its own user)."""
+    server = Server(tmp_path_factory.mktemp("demo-data"), demo_library).start()
+    admin = server.client().signup("admin", PASSWORD)
+    wait_for_library(admin, 6)
+    yield server
+    server.stop()
+
+
+_names = iter(range(1, 10_000))
+
+
+def new_user(server, prefix="reader"):
+    """A fresh plain user on the server; returns the name (the password is PASSWORD)."""
+    name = f"{prefix}{next(_names)}"
+    admin = server.client().login("admin")
+    assert admin.post("/api/admin/user", {"name": name, "password": PASSWORD})[0] == 200
+    return name
+
+
+def sign_in(context, server, name, password=PASSWORD, path="/"):
+    """Sign in through the login form in a new tab; returns the page, at `path`."""
+    page = context.new_page()
+    page.goto(server.url + "/login/?next=" + path)
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.click("button.primary")
+    page.wait_for_url(server.url + path)
+    return page
