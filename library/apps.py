@@ -7,14 +7,17 @@ class LibraryConfig(AppConfig):
     name = "library"
 
     def start_runtime(self):
-        from . import service
+        from . import service, thumbs
 
+        thumbs.start()
+        service.on_scan(thumbs.on_scan)
         service.start()
 
     def stop_runtime(self):
-        from . import service
+        from . import service, thumbs
 
         service.stop()
+        thumbs.stop()
 
 
 @checks.register()

@@ -44,8 +44,14 @@ def detect(head):
 class _Source:
     """Byte ranges of an open file: from the head already read, else one seek + read."""
 
-    def __init__(self, f, head, length):
-        self.f, self.head, self.length = f, head, length
+    def __init__(self, f, head):
+        self.f, self.head, self._length = f, head, None
+
+    @property
+    def length(self):
+        if self._length is None:
+            self._length = os.fstat(self.f.fileno()).st_size
+        return self._length
 
     def read(self, offset, n):
         if offset + n <= len(self.head):
@@ -64,7 +70,7 @@ def size(path):
             kind = detect(head)
             if kind is None:
                 return None
-            src = _Source(f, head, os.fstat(f.fileno()).st_size)
+            src = _Source(f, head)
             result = _READERS[kind](src)
     except (OSError, struct.error, ValueError, IndexError):
         return None

@@ -107,3 +107,28 @@ def test_it_reports_when_library_is_not_set(settings):
     service.start()
     assert service.admin_summary()["error"] == "LIBRARY is not set"
     assert service.request_scan(wait=True) is None
+
+
+def test_it_checks_on_its_own_every_scan_interval(configured, library_dir):
+    configured.SCAN_INTERVAL = 1
+    kinds = []
+    service.on_scan(lambda idx, report: kinds.append(report["kind"]))
+    service.start()
+    assert wait_for(lambda: kinds == ["full"])
+    publish(library_dir / "Moon Garden" / "b01 Spring" / "c0003 Leaves")
+    scanner = service._scanner
+    with scanner.cond:
+        scanner.last_end -= 61  # a minute has passed
+        scanner.cond.notify_all()
+    assert wait_for(lambda: kinds == ["full", "shallow"])
+    assert index.current().get("Moon Garden").chapter("1/3") is not None
+
+
+def test_it_backs_off_after_a_failed_scan(configured, library_dir, tmp_path):
+    configured.SCAN_INTERVAL = 1
+    library_dir.rename(tmp_path / "gone")
+    service.start()
+    assert wait_for(lambda: service.admin_summary()["scans"])
+    time.sleep(0.3)
+    scans = service.admin_summary()["scans"]
+    assert len(scans) == 1 and "cannot be read" in scans[0]["error"]  # no retry loop

@@ -1,0 +1,55 @@
+"""Library routes: page images (/lib/…), cover thumbnails (/thumb/…) and the admin's "scan now"."""
+from django.http import JsonResponse
+
+from mangacircus.http import api, field
+
+from . import files, index, service, thumbs
+
+RESCAN_WAIT = 600  # seconds an admin's "scan now" waits for its report
+
+
+def _refusal(request):
+    if request.method not in ("GET", "HEAD"):
+        return JsonResponse({"error": f"method {request.method} not allowed"}, status=405, headers={"Allow": "GET, HEAD"})
+    if request.account is None:
+        return JsonResponse({"error": "sign in first"}, status=401)
+    return None
+
+
+def _not_found():
+    return JsonResponse({"error": "not found"}, status=404)
+
+
+def page_image(request, rel=None):
+    """GET /lib/<path>: a page image from LIBRARY, for signed-in users only (see files.py)."""
+    refusal = _refusal(request)
+    if refusal:
+        return refusal
+    real = files.library_page(rel or "")
+    response = files.image_response(request, real) if real else None
+    return response or _not_found()
+
+
+def cover_thumbnail(request, name=None):
+    """GET /thumb/<manga>: the manga's cover as a small WebP, made on demand when missing."""
+    refusal = _refusal(request)
+    if refusal:
+        return refusal
+    manga = index.current().get(name)
+    path = thumbs.make(manga) if manga else None
+    response = files.image_response(request, str(path), proxy=False) if path else None
+    return response or _not_found()
+
+
+@api(auth="admin", methods=("POST",))
+def admin_rescan(request):
+    """POST /api/admin/rescan {full}: scan now and answer with the report (a full scan with full)."""
+    full = field(request.data, "full", bool, required=False, default=False)
+    report = service.request_scan(full=full, wait=True, explicit=True, timeout=RESCAN_WAIT)
+    if report is None:
+        summary = service.admin_summary()
+        if "error" in summary:
+            return JsonResponse({"error": summary["error"]}, status=503)
+        return JsonResponse({"scanning": True, "message": "the scan is still running; its report will be on the admin screen"},
+                            status=202)
+    return report
