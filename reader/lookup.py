@@ -3,10 +3,7 @@
 Every id a user sends is checked here before anything is stored, so db.json only ever holds keys
 that name real manga, chapters and versions. Also the app-relative URLs of manga, chapters, covers.
 """
-from functools import lru_cache
 from urllib.parse import quote
-
-from django.urls import Resolver404, resolve
 
 from library import index as library_index
 from mangacircus.http import HttpError, text_field
@@ -68,20 +65,9 @@ def note_url(index, note):
     return read_url(found.name, chapter) if chapter else manga_url(found.name)
 
 
-@lru_cache(maxsize=1)
-def _has_thumbnails():
-    try:
-        resolve("/thumb/x")
-        return True
-    except Resolver404:
-        return False
-
-
 def cover_url(manga):
-    """A small cover: the library's thumbnail, or the cover image itself where there are none."""
-    if _has_thumbnails():
-        return f"thumb/{quote(manga.name, safe='')}"
-    return f"lib/{quote(manga.cover)}" if manga.cover else None
+    """The manga's cover thumbnail (library/thumbs.py), or None when it has no cover at all."""
+    return f"thumb/{quote(manga.name, safe='')}" if manga.cover else None
 
 
 def chapter_label(chapter):

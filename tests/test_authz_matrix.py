@@ -20,6 +20,9 @@ NOTE = {"id": "matrix1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2",
 CHAPTER = {"m": "Moon Garden", "c": "1/2"}
 VOTE = {**CHAPTER, "v": "c0002 Roots [Official]", "value": 1}
 
+LIB = r"^lib(?:/(?P<rel>[\s\S]*))?$"
+THUMB = r"^thumb(?:/(?P<name>[\s\S]*))?$"
+
 #  pattern                                   method  path                                  body              anon user other admin
 MATRIX = [
     ("",                                      "GET",  "/",                                  None,             302, 200, 200, 200),
@@ -60,6 +63,13 @@ MATRIX = [
     ("api/admin/user",                        "POST", "/api/admin/user",                    {"name": "made", "password": PASSWORD}, 401, 403, 403, 200),
     ("api/admin/user/role",                   "POST", "/api/admin/user/role",               {"name": "nobody", "admin": True}, 401, 403, 403, 404),
     ("api/admin/user/delete",                 "POST", "/api/admin/user/delete",             {"name": "nobody"}, 401, 403, 403, 404),
+    # library/urls.py: page images, cover thumbnails, "scan now"
+    (LIB,                                     "GET",  f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png", None, 401, 200, 200, 200),
+    (LIB,                                     "GET",  f"/lib/{MOON}/manga.json",             None,             401, 404, 404, 404),
+    (LIB,                                     "GET",  "/lib/..%2F..%2Fdata%2Fdb.json",       None,             401, 404, 404, 404),
+    (THUMB,                                   "GET",  f"/thumb/{MOON}",                      None,             401, 200, 200, 200),
+    (THUMB,                                   "GET",  "/thumb/Invented",                     None,             401, 404, 404, 404),
+    ("api/admin/rescan",                      "POST", "/api/admin/rescan",                   {"full": False},  401, 403, 403, 200),
 ]
 PERSONAS = ("anonymous", "user", "other", "admin")
 FRESH_SESSION = {"/api/logout"}  # rows that end the session they use run on a session of their own
