@@ -7,17 +7,20 @@ class LibraryConfig(AppConfig):
     name = "library"
 
     def start_runtime(self):
-        from . import service, thumbs
+        from . import announce, service, thumbs, webhooks
 
         thumbs.start()
+        webhooks.start()
+        service.on_scan(announce.on_scan)
         service.on_scan(thumbs.on_scan)
         service.start()
 
     def stop_runtime(self):
-        from . import service, thumbs
+        from . import service, thumbs, webhooks
 
         service.stop()
         thumbs.stop()
+        webhooks.stop()
 
 
 @checks.register()

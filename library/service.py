@@ -71,7 +71,7 @@ class Scanner:
 
     def start(self):
         started = time.monotonic()
-        restored, last_full, why = snapshot.load(self.snapshot_path, self.root)
+        restored, last_full, why = snapshot.load(self.snapshot_path, self.root, settings.DEFAULT_DIRECTION)
         if restored is None:
             log.info("library: %s; a full scan follows", why)
             self.pending = {"full": True, "explicit": False}
@@ -193,7 +193,7 @@ class Scanner:
             self.last_full = report["start"]
             snapshot.save_cache(self.cache_path, scan.new_cache, self.root)
         if replaced or job["full"]:
-            snapshot.save(self.snapshot_path, index.current(), self.root, self.last_full)
+            snapshot.save(self.snapshot_path, index.current(), self.root, self.last_full, settings.DEFAULT_DIRECTION)
         changed = report["changed"]
         if any(changed.values()):
             log.info("library %s scan: %d added, %d changed, %d removed (%d ms)", kind, len(changed["added"]),

@@ -2,7 +2,7 @@
 
 - DATA/library-index.json: a versioned snapshot of the whole Index with its stamps and the time of
   the last full scan. Restored at start so browsing works before any walk. Missing, unreadable,
-  of another version or of another LIBRARY → None, and the caller runs a full scan.
+  of another version, of another LIBRARY or DEFAULT_DIRECTION → None, and the caller runs a full scan.
 - DATA/scan-cache.json: per chapter folder, each page's name, width, height, byte size and mtime,
   so a full scan reads a header only for files that changed. Deleting it only costs time.
 
@@ -52,9 +52,10 @@ def _manga(m):
     }
 
 
-def dumps(index, root, last_full):
+def dumps(index, root, last_full, default_direction="rtl"):
     return orjson.dumps({
-        "version": VERSION, "library": str(root), "saved": int(time.time() * 1000), "lastFull": last_full,
+        "version": VERSION, "library": str(root), "defaultDirection": default_direction,
+        "saved": int(time.time() * 1000), "lastFull": last_full,
         "root": _hex(index.root_stamp), "warnings": [list(w) for w in index.warnings],
         "manga": [_manga(m) for m in index.manga.values()], "hidden": [_manga(m) for m in index.hidden.values()],
     })
@@ -93,7 +94,7 @@ def _read(path):
     return data
 
 
-def load(path, root):
+def load(path, root, default_direction="rtl"):
     """(Index, last full scan ms or None, None) from the snapshot, or (None, None, why it is unusable)."""
     try:
         data = _read(path)
@@ -105,6 +106,8 @@ def load(path, root):
         return None, None, f"the snapshot has version {data.get('version')!r}, not {VERSION}"
     if data.get("library") != str(root):
         return None, None, "the snapshot is of another LIBRARY"
+    if data.get("defaultDirection") != default_direction:
+        return None, None, "the snapshot was made with another DEFAULT_DIRECTION"
     try:
         manga = {d["name"]: _load_manga(d) for d in data["manga"]}
         hidden = {d["name"]: _load_manga(d) for d in data["hidden"]}
@@ -116,10 +119,10 @@ def load(path, root):
     return index, (last_full if isinstance(last_full, int) else None), None
 
 
-def save(path, index, root, last_full):
+def save(path, index, root, last_full, default_direction="rtl"):
     """Write the snapshot; False (logged) when that fails: it is disposable, the scan stands."""
     try:
-        write_atomic(path, dumps(index, root, last_full))
+        write_atomic(path, dumps(index, root, last_full, default_direction))
         return True
     except OSError as e:
         log.warning("the library snapshot %s cannot be written: %s", path, e.strerror or e)

@@ -10,7 +10,8 @@ RESCAN_WAIT = 600  # seconds an admin's "scan now" waits for its report
 
 def _refusal(request):
     if request.method not in ("GET", "HEAD"):
-        return JsonResponse({"error": f"method {request.method} not allowed"}, status=405, headers={"Allow": "GET, HEAD"})
+        return JsonResponse({"error": f"method {request.method} not allowed"}, status=405,
+                            headers={"Allow": "GET, HEAD"})
     if request.account is None:
         return JsonResponse({"error": "sign in first"}, status=401)
     return None
@@ -50,6 +51,6 @@ def admin_rescan(request):
         summary = service.admin_summary()
         if "error" in summary:
             return JsonResponse({"error": summary["error"]}, status=503)
-        return JsonResponse({"scanning": True, "message": "the scan is still running; its report will be on the admin screen"},
-                            status=202)
+        message = "the scan is still running; its report will be on the admin screen"
+        return JsonResponse({"scanning": True, "message": message}, status=202)
     return report

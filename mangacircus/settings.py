@@ -4,6 +4,7 @@ A bad value stops the start with a message naming the variable (see docs/configu
 """
 import ipaddress
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -106,6 +107,26 @@ SCRYPT_LOG_N = _int("SCRYPT_LOG_N", 17, 10, 20)
 # Hand /lib/ files to a reverse proxy after the auth check: "" (off), "x-accel-redirect", "x-sendfile".
 SENDFILE_HEADER = _choice("SENDFILE_HEADER", "", ("", "x-accel-redirect", "x-sendfile"))
 SENDFILE_PREFIX = _raw("SENDFILE_PREFIX", "/protected-library/")
+
+
+def _allowlist(name):
+    """Hosts and IP networks that webhooks may reach although they are not public addresses."""
+    entries = []
+    for item in _list(name, []):
+        try:
+            entries.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            if not re.fullmatch(r"(?i)[a-z0-9]([a-z0-9-]{0,62}\.?)*", item) or len(item) > 253:
+                raise ImproperlyConfigured(f"{name}: {item!r} is no host name, IP address or network") from None
+            entries.append(item.lower().rstrip("."))
+    return entries
+
+
+# Webhooks never reach loopback, private, link-local or metadata addresses, unless listed here
+# (a LAN ntfy or Gotify: "ntfy.lan, 192.168.1.0/24").
+WEBHOOK_ALLOW = _allowlist("WEBHOOK_ALLOW")
+# The address people open the reader at (https://manga.example.org), for links in webhook messages.
+PUBLIC_URL = _url("PUBLIC_URL", "") if _raw("PUBLIC_URL", "") else ""
 
 
 def _secret_key():

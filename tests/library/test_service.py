@@ -35,6 +35,7 @@ def test_it_runs_a_full_scan_without_a_snapshot_and_saves_one(configured, data_d
     assert report["kind"] == "full" and idx is index.current() and len(idx) == 2
     assert report["changed"]["added"] == ["Long Scroll", "Moon Garden"]
     assert wait_for(lambda: (data_dir / "library-index.json").exists() and (data_dir / "scan-cache.json").exists())
+    assert wait_for(lambda: service.admin_summary()["scans"])  # kept once the hooks have run
     assert service.admin_summary()["scans"][0]["kind"] == "full"
 
 
@@ -114,7 +115,7 @@ def test_it_checks_on_its_own_every_scan_interval(configured, library_dir):
     kinds = []
     service.on_scan(lambda idx, report: kinds.append(report["kind"]))
     service.start()
-    assert wait_for(lambda: kinds == ["full"])
+    assert wait_for(lambda: kinds == ["full"] and not service.admin_summary()["scanning"])
     publish(library_dir / "Moon Garden" / "b01 Spring" / "c0003 Leaves")
     scanner = service._scanner
     with scanner.cond:

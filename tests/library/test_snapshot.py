@@ -33,7 +33,9 @@ def test_it_restores_an_identical_index(library_dir, tmp_path):
     (b"[]", "cannot be read"),
     (orjson.dumps({"version": 99}), "has version 99"),
     (orjson.dumps({"version": snapshot.VERSION, "library": "/elsewhere"}), "another LIBRARY"),
-    (orjson.dumps({"version": snapshot.VERSION, "library": "LIB", "manga": [{"name": "x"}]}), "malformed"),
+    (orjson.dumps({"version": snapshot.VERSION, "library": "LIB", "defaultDirection": "ltr"}), "DEFAULT_DIRECTION"),
+    (orjson.dumps({"version": snapshot.VERSION, "library": "LIB", "defaultDirection": "rtl", "manga": [{"name": "x"}]}),
+     "malformed"),
 ])
 def test_it_refuses_unusable_snapshots(tmp_path, content, reason):
     path = tmp_path / "library-index.json"

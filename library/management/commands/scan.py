@@ -23,7 +23,8 @@ class Command(BaseCommand):
         root = settings.LIBRARY
         if root is None:
             raise CommandError("LIBRARY is not set: set it to the folder that holds your manga")
-        previous, _last_full, why = snapshot.load(settings.DATA / "library-index.json", root)
+        path = settings.DATA / "library-index.json"
+        previous, _last_full, why = snapshot.load(path, root, settings.DEFAULT_DIRECTION)
         full = options["full"] or previous is None
         cache = snapshot.load_cache(settings.DATA / "scan-cache.json", root) if full else None
         scan = Scan(root, previous or Index(), "full" if full else "shallow", cache=cache,

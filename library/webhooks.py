@@ -1,0 +1,215 @@
+"""Webhook delivery of new-chapter announcements (indexing.md §4): background, rate-limited, SSRF-safe.
+
+- One background thread sends; a scan only queues. Items for a user merge until they are sent,
+  at most one delivery per user per MIN_INTERVAL seconds, at most MAX_ITEMS items kept per user.
+- Every hop (the first URL and each redirect, at most MAX_REDIRECTS) must be http(s), and the host
+  is resolved here: if any of its addresses is not a public one (loopback, private, link-local,
+  ULA, CGNAT, metadata, multicast, reserved) the delivery is refused, unless the host name or the
+  address is in WEBHOOK_ALLOW. The connection goes to the address that was checked, so a second
+  DNS answer cannot swap it (DNS rebinding).
+- TIMEOUT seconds for the whole delivery. The response body is never read back to anyone.
+- Formats: ntfy (plain text, `Title` and `Click` headers), gotify (JSON {title, message,
+  priority}), json ({title, message, items: [{manga, chapter, url}]}).
+Failures are logged with the host only: a URL may hold a secret topic or token.
+"""
+import http.client
+import ipaddress
+import json
+import logging
+import socket
+import ssl
+import threading
+import time
+from urllib.parse import quote, urljoin, urlsplit
+
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+MIN_INTERVAL = 10.0
+TIMEOUT = 5.0
+MAX_REDIRECTS = 5
+MAX_ITEMS = 100
+REDIRECTS = (301, 302, 303, 307, 308)
+
+
+class Refused(Exception):
+    """The target may not be contacted (or did not answer properly); the message says why."""
+
+
+def _allowed(host, address):
+    for entry in settings.WEBHOOK_ALLOW:
+        if isinstance(entry, str):
+            if host.lower().rstrip(".") == entry:
+                return True
+        elif address.version == entry.version and address in entry:
+            return True
+    return False
+
+
+def resolve(host, port):
+    """The (family, address) to connect to for host:port, or Refused when it is not a public address."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as e:
+        raise Refused(f"{host} cannot be resolved ({e})") from None
+    if not infos:
+        raise Refused(f"{host} has no address")
+    for family, _, _, _, sockaddr in infos:
+        address = ipaddress.ip_address(sockaddr[0].split("%")[0])
+        plain = getattr(address, "ipv4_mapped", None) or address
+        if not plain.is_global or plain.is_multicast:
+            if not _allowed(host, plain):
+                raise Refused(f"{host} resolves to {plain}, which is not a public address (see WEBHOOK_ALLOW)")
+    family, _, _, _, sockaddr = infos[0]
+    return family, sockaddr[0]
+
+
+class _Pinned(http.client.HTTPConnection):
+    def __init__(self, host, port, address, timeout):
+        super().__init__(host, port, timeout=timeout)
+        self.address = address
+
+    def connect(self):
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+
+
+class _PinnedTLS(http.client.HTTPSConnection):
+    def __init__(self, host, port, address, timeout):
+        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self.address = address
+
+    def connect(self):
+        sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+
+
+def post(url, body, headers):
+    """POST with the rules above; returns the final status. Raises Refused."""
+    deadline = time.monotonic() + TIMEOUT
+    method = "POST"
+    for _ in range(MAX_REDIRECTS + 1):
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise Refused(f"only http and https URLs are allowed, not {parts.scheme or 'this'}")
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        _family, address = resolve(parts.hostname, port)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise Refused("timed out")
+        conn = (_PinnedTLS if parts.scheme == "https" else _Pinned)(parts.hostname, port, address, left)
+        try:
+            path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+            conn.request(method, path, body=body if method == "POST" else None, headers=headers)
+            response = conn.getresponse()
+            response.read(1024)
+        except (OSError, http.client.HTTPException) as e:
+            raise Refused(f"{parts.hostname}: {e}") from None
+        finally:
+            conn.close()
+        if response.status not in REDIRECTS or not response.getheader("Location"):
+            return response.status
+        url = urljoin(url, response.getheader("Location"))
+        if response.status in (301, 302, 303):
+            method = "GET"
+    raise Refused(f"more than {MAX_REDIRECTS} redirects")
+
+
+def chapter_url(item):
+    path = f"/read/{quote(item['manga'], safe='')}/{item['chapter']}/"
+    return settings.PUBLIC_URL + path if settings.PUBLIC_URL else path
+
+
+def message(fmt, items):
+    """(body bytes, headers) of one delivery in the user's format."""
+    title = f"{len(items)} new chapter{'s' if len(items) != 1 else ''}"
+    text = "\n".join(item["text"] for item in items)
+    if fmt == "ntfy":
+        headers = {"Title": title, "Content-Type": "text/plain; charset=utf-8"}
+        if settings.PUBLIC_URL:
+            headers["Click"] = chapter_url(items[0])
+        return text.encode(), headers
+    if fmt == "gotify":
+        payload = {"title": title, "message": text, "priority": 5}
+    else:
+        payload = {"title": title, "message": text,
+                   "items": [{"manga": i["manga"], "chapter": i["chapter"], "url": chapter_url(i)} for i in items]}
+    return json.dumps(payload, ensure_ascii=False).encode(), {"Content-Type": "application/json"}
+
+
+class Sender:
+    def __init__(self):
+        self.cond = threading.Condition()
+        self.pending = {}  # user → {"url", "format", "items"}
+        self.last = {}  # user → monotonic time of the last delivery
+        self.stopping = False
+        self.sent = []  # (user, status or error text): the last few results, for tests and logs
+        self.thread = threading.Thread(target=self._loop, name="webhooks", daemon=True)
+
+    def queue(self, user, url, fmt, items):
+        with self.cond:
+            entry = self.pending.setdefault(user, {"items": []})
+            entry.update(url=url, format=fmt)
+            entry["items"] = (entry["items"] + list(items))[-MAX_ITEMS:]
+            self.cond.notify_all()
+
+    def _next(self):
+        now = time.monotonic()
+        due = [(self.last.get(u, -MIN_INTERVAL) + MIN_INTERVAL - now, u) for u in self.pending]
+        return min(due) if due else (None, None)
+
+    def _loop(self):
+        while True:
+            with self.cond:
+                while not self.stopping:
+                    wait, user = self._next()
+                    if user is not None and wait <= 0:
+                        break
+                    self.cond.wait(wait)
+                if self.stopping:
+                    return
+                entry = self.pending.pop(user)
+                self.last[user] = time.monotonic()
+            self._deliver(user, entry)
+
+    def _deliver(self, user, entry):
+        body, headers = message(entry["format"], entry["items"])
+        try:
+            result = post(entry["url"], body, headers)
+            if result >= 400:
+                log.warning("webhook of %s: %s answered %s", user, urlsplit(entry["url"]).hostname, result)
+        except Refused as e:
+            result = str(e)
+            log.warning("webhook of %s not delivered: %s", user, e)
+        except Exception as e:  # a broken webhook must never take the thread down
+            result = f"failed: {e}"
+            log.exception("webhook of %s failed", user)
+        self.sent = (self.sent + [(user, result)])[-50:]
+
+    def stop(self):
+        with self.cond:
+            self.stopping = True
+            self.cond.notify_all()
+        self.thread.join(TIMEOUT + 1)
+
+
+sender = None
+
+
+def start():
+    global sender
+    if sender is None:
+        sender = Sender()
+        sender.thread.start()
+
+
+def stop():
+    global sender
+    if sender is not None:
+        sender.stop()
+        sender = None
+
+
+def queue(user, url, fmt, items):
+    if sender is not None and url:
+        sender.queue(user, url, fmt, items)

@@ -1,0 +1,91 @@
+"""library/announce.py: known chapters, in-app notifications for followers, webhooks."""
+import ipaddress
+import json
+import shutil
+import time
+
+import pytest
+
+from library import announce, webhooks
+from reader import store
+from tests.library.conftest import publish, scan
+from tests.library.webhook_target import Target
+
+
+@pytest.fixture
+def db(tmp_path):
+    db = store.open_db(tmp_path / "db.json")
+    with db.lock:
+        for name in ("alice", "bob", "carol"):
+            db.data["users"][name] = {"name": name, "hash": "x", "settings": {}}
+        db.data["follows"] = {"alice": {"Moon Garden": True}, "bob": {"Moon Garden": False},
+                              "carol": {"Long Scroll": True}, "ghost": {"Moon Garden": True}}
+    yield db
+    store.close_db()
+
+
+def test_it_records_new_manga_silently_then_announces_new_chapters(db, library_dir):
+    first, report = scan(library_dir)
+    announce.on_scan(first, report)
+    assert db.data["known"] == {"Moon Garden": ["1/1", "1/2"], "Long Scroll": ["0/1"]}
+    assert db.data["notes"] == {}
+    publish(library_dir / "Moon Garden" / "b01 Spring" / "c0003 Leaves")
+    second, report = scan(library_dir, first, "shallow")
+    announce.on_scan(second, report)
+    assert db.data["known"]["Moon Garden"] == ["1/1", "1/2", "1/3"]
+    [note] = db.data["notes"]["alice"]
+    assert note["m"] == "Moon Garden" and note["c"] == "1/3" and not note["read"]
+    assert note["text"] == "Moon Garden · Ch. 3: Leaves"
+    assert len(note["id"]) == 12 and abs(note["t"] - time.time() * 1000) < 5000
+    assert set(db.data["notes"]) == {"alice"}  # bob unfollowed, carol follows another, ghost has no account
+
+
+def test_it_does_not_announce_a_chapter_that_comes_back(db, library_dir, tmp_path):
+    idx, report = scan(library_dir)
+    announce.on_scan(idx, report)
+    chapter = library_dir / "Moon Garden" / "b01 Spring" / "c0001 Seeds"
+    shutil.move(chapter, tmp_path / "aside")
+    idx, report = scan(library_dir, idx, "shallow")
+    announce.on_scan(idx, report)
+    shutil.move(tmp_path / "aside", chapter)
+    idx, report = scan(library_dir, idx, "shallow")
+    assert report["changed"]["changed"] == ["Moon Garden"]
+    announce.on_scan(idx, report)
+    assert db.data["notes"] == {} and db.data["known"]["Moon Garden"] == ["1/1", "1/2"]
+
+
+def test_it_keeps_the_newest_two_hundred_notifications(db, library_dir):
+    idx, report = scan(library_dir)
+    announce.on_scan(idx, report)
+    db.data["notes"]["alice"] = [{"id": str(i), "t": i, "m": "x", "c": "0/1", "text": "old", "read": True}
+                                 for i in range(199)]
+    publish(library_dir / "Moon Garden" / "x01 Omake")
+    publish(library_dir / "Moon Garden" / "c0004")
+    idx, report = scan(library_dir, idx, "shallow")
+    announce.on_scan(idx, report)
+    notes = db.data["notes"]["alice"]
+    assert len(notes) == 200 and notes[0]["id"] == "1"
+    assert [n["text"] for n in notes[-2:]] == ["Moon Garden · Ch. 4", "Moon Garden · Extra 1"]
+
+
+def test_it_sends_one_webhook_per_user_with_their_new_chapters(db, library_dir, settings):
+    settings.WEBHOOK_ALLOW = [ipaddress.ip_network("127.0.0.1/32")]
+    target = Target()
+    webhooks.start()
+    try:
+        db.data["users"]["alice"]["settings"] = {"webhook": target.url + "/alice", "webhookFormat": "json"}
+        idx, report = scan(library_dir)
+        announce.on_scan(idx, report)
+        publish(library_dir / "Moon Garden" / "c0005 Five")
+        publish(library_dir / "Moon Garden" / "c0006 Six")
+        idx, report = scan(library_dir, idx, "shallow")
+        announce.on_scan(idx, report)
+        deadline = time.monotonic() + 5
+        while not target.requests and time.monotonic() < deadline:
+            time.sleep(0.02)
+        [(method, path, _, body)] = target.requests
+        assert (method, path) == ("POST", "/alice")
+        assert [i["chapter"] for i in json.loads(body)["items"]] == ["0/5", "0/6"]
+    finally:
+        webhooks.stop()
+        target.close()
