@@ -54,6 +54,8 @@ def test_it_notifies_a_follower_of_a_new_chapter(writable_demo, context):
 
     page.reload()
     expect(page.locator(".chapter")).to_have_count(7)
+    fox = admin.get("/api/library?q=clockwork")[2]["manga"][0]
+    assert fox["chapters"] == 7 and fox["unread"] == 7  # the library's cached summary followed the scan
     expect(page.locator(".bell .badge")).to_have_text("1")
     page.click(".bell")
     note = page.locator(".bell-panel .note.unread")
