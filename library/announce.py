@@ -12,7 +12,6 @@ For each manga the scan added or changed:
 5. Each user keeps the newest MAX_NOTES notifications.
 """
 import secrets
-import time
 
 from reader import store
 
@@ -41,7 +40,7 @@ def on_scan(current, report):
     db = store.db
     if not names or db is None:
         return
-    now = int(time.time() * 1000)
+    now = store.now_ms()
     hooks = {}  # user → [item]
     with db.lock:
         data = db.data

@@ -27,6 +27,17 @@ from .names import is_page
 MAX_REPORTED_WARNINGS = 200
 
 
+def make_report(kind, start, seconds, shown, changed, *, error=None, work=None, transient=()):
+    """A scan report (see docs/architecture-library.md); `shown` is the index the counts describe."""
+    warnings = list(transient) + shown.all_warnings()
+    return {
+        "kind": kind, "start": start, "duration": int(seconds * 1000), "error": error, "counts": shown.counts(),
+        "changed": changed,
+        "warnings": [{"kind": k, "path": p, "message": m} for k, p, m in warnings[:MAX_REPORTED_WARNINGS]],
+        "warningCount": len(warnings), "work": dict(work or {"stats": 0, "listings": 0, "headers": 0}),
+    }
+
+
 class Aborted(Exception):
     """The scan was asked to stop; nothing of it is used."""
 
@@ -53,6 +64,7 @@ class Scan:
         self.allow_empty = allow_empty
         self.work = {"stats": 0, "listings": 0, "headers": 0}
         self.now = now_ms()
+        self.transient = []  # warnings about this scan only (a manga folder unreadable right now)
         self.first = not self.previous.manga and not self.previous.hidden
         self._pool = None
 
@@ -90,14 +102,8 @@ class Scan:
         finally:
             if self._pool:
                 self._pool.shutdown()
-        shown = index or self.previous
-        warnings = shown.all_warnings()
-        report = {
-            "kind": self.kind, "start": self.now, "duration": int((time.monotonic() - start) * 1000),
-            "error": error, "counts": shown.counts(), "changed": changed,
-            "warnings": [{"kind": k, "path": p, "message": m} for k, p, m in warnings[:MAX_REPORTED_WARNINGS]],
-            "warningCount": len(warnings), "work": dict(self.work),
-        }
+        report = make_report(self.kind, self.now, time.monotonic() - start, index or self.previous, changed,
+                             error=error, work=self.work, transient=self.transient)
         return index, report
 
     def _run(self):
@@ -133,13 +139,13 @@ class Scan:
             if self.should_stop():
                 raise Aborted()
             old = prev.manga.get(name) or prev.hidden.get(name)
-            m = self._manga(name, old, warn)
+            m = self._manga(name, old)
             if m is not None:
                 (manga if m.books else hidden)[name] = m
         index = Index(manga, hidden=hidden, root_stamp=root_stamp, warnings=root_warnings)
         return index, self._changes(manga)
 
-    def _manga(self, name, old, warn):
+    def _manga(self, name, old):
         if old is not None and not self.full and self._unchanged(old):
             return old
         try:
@@ -147,7 +153,7 @@ class Scan:
         except FileNotFoundError:
             return None
         except OSError as e:
-            warn("unreadable", name, f"the manga folder cannot be read ({e.strerror or e})")
+            self.transient.append(("unreadable", name, f"the manga folder cannot be read ({e.strerror or e})"))
             return old  # a folder that cannot be read right now is not a deleted one
 
     def _unchanged(self, m):

@@ -21,7 +21,7 @@ from collections import deque
 from django.conf import settings
 
 from . import index, snapshot
-from .scan import Aborted, Scan, differs
+from .scan import Aborted, Scan, differs, make_report, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +38,6 @@ def on_scan(callback):
     if callback not in _callbacks:
         _callbacks.append(callback)
     return callback
-
-
-def _now_ms():
-    return int(time.time() * 1000)
 
 
 def _trimmed(report):
@@ -65,6 +61,7 @@ class Scanner:
         self.last_end = time.monotonic()
         self.failed = False  # the last scan failed: scheduled scans wait at least RETRY seconds
         self.restored = None
+        self.last_report = None
         self.thread = None
 
     # Start and stop
@@ -79,15 +76,8 @@ class Scanner:
             index.replace(restored)
             self.last_full = last_full
             self.pending = {"full": self._full_due(), "explicit": False}
-            names = sorted(restored.manga)
-            warnings = restored.all_warnings()
-            self.restored = {
-                "kind": "restore", "start": _now_ms(), "duration": int((time.monotonic() - started) * 1000),
-                "error": None, "counts": restored.counts(),
-                "changed": {"added": [], "changed": names, "removed": []},
-                "warnings": [{"kind": k, "path": p, "message": m} for k, p, m in warnings[:200]],
-                "warningCount": len(warnings), "work": {"stats": 0, "listings": 0, "headers": 0},
-            }
+            changed = {"added": [], "changed": sorted(restored.manga), "removed": []}
+            self.restored = make_report("restore", now_ms(), time.monotonic() - started, restored, changed)
             self.reports.append(_trimmed(self.restored))
         self.thread = threading.Thread(target=self._loop, name="library scanner", daemon=True)
         self.thread.start()
@@ -116,7 +106,7 @@ class Scanner:
                 if left is not None and left <= 0:
                     return None
                 self.cond.wait(left)
-            return self.reports[-1] if self.done >= mine and self.reports else None
+            return self.last_report if self.done >= mine else None
 
     def summary(self):
         with self.cond:
@@ -126,7 +116,7 @@ class Scanner:
 
     def _full_due(self):
         interval = settings.FULL_SCAN_INTERVAL * 60_000
-        return bool(interval) and (self.last_full is None or _now_ms() - self.last_full >= interval)
+        return bool(interval) and (self.last_full is None or now_ms() - self.last_full >= interval)
 
     def _next_wait(self):
         """Seconds until the next scheduled scan (None: none scheduled), and whether it is full."""
@@ -134,7 +124,7 @@ class Scanner:
         if settings.SCAN_INTERVAL:
             waits.append((self.last_end + settings.SCAN_INTERVAL * 60 - time.monotonic(), False))
         if settings.FULL_SCAN_INTERVAL:
-            since = _now_ms() - (self.last_full or 0)
+            since = now_ms() - (self.last_full or 0)
             waits.append(((settings.FULL_SCAN_INTERVAL * 60_000 - since) / 1000, True))
         if self.failed:
             floor = self.last_end + RETRY - time.monotonic()
@@ -157,17 +147,21 @@ class Scanner:
                 job, self.pending = self.pending, None
                 taken = self.requested
                 self.running = True
-            report = None
+            started = time.monotonic()
             try:
                 report = self._scan(job)
-            except Exception:
+            except Exception as e:
                 log.exception("library scan failed")
+                report = make_report("full" if job["full"] else "shallow", now_ms(), time.monotonic() - started,
+                                     index.current(), {"added": [], "changed": [], "removed": []},
+                                     error=f"the scan failed: {e!r}; the log has the details")
             with self.cond:
                 self.running = False
                 self.last_end = time.monotonic()
                 self.failed = report is None or bool(report["error"])
+                self.last_report = report and _trimmed(report)
                 if report is not None:
-                    self.reports.append(_trimmed(report))
+                    self.reports.append(self.last_report)
                 self.done = taken
                 self.cond.notify_all()
 

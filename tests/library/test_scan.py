@@ -228,3 +228,25 @@ def test_it_never_follows_links_out_of_the_library(library_dir, tmp_path):
     assert {("symlink-outside", "Outside Manga"), ("symlink-outside", "Moon Garden/c0009 Leak"),
             ("symlink-outside", "Long Scroll/c0001 Start [Official]/004.png"),
             ("unreadable", "Moon Garden/loop-a"), ("unreadable", "Moon Garden/loop-b")} <= kinds(report)
+
+
+def test_it_keeps_a_manga_whose_folder_cannot_be_read_right_now(library_dir, monkeypatch):
+    # Running as root, permissions cannot make a folder unreadable here; the builder raising the
+    # error a real EACCES/EIO would raise stands in for it.
+    from library import build
+
+    first, _ = scan(library_dir)
+    real_build = build.MangaBuilder.build
+
+    def failing(self):
+        if self.name == "Moon Garden":
+            raise PermissionError(13, "Permission denied")
+        return real_build(self)
+
+    monkeypatch.setattr(build.MangaBuilder, "build", failing)
+    for _ in range(2):
+        kept, report = scan(library_dir, first, "full")
+        assert kept.manga["Moon Garden"] is first.manga["Moon Garden"]
+        assert [w["kind"] for w in report["warnings"]] == ["unreadable"]  # once, not once per scan
+        assert report["changed"]["removed"] == []
+        first = kept
