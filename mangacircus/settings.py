@@ -47,6 +47,19 @@ def _int(name, default, minimum=None, maximum=None):
     return number
 
 
+def _float(name, default, minimum=None, maximum=None):
+    value = _raw(name, None)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a number") from None
+    if number != number or (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a number from {minimum} to {maximum}")
+    return number
+
+
 def _choice(name, default, choices):
     value = _raw(name, default)
     if value not in choices:
@@ -59,6 +72,18 @@ def _list(name, default):
     if value is None:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _seconds_list(name, default):
+    values = []
+    for item in _list(name, None) or []:
+        try:
+            values.append(float(item))
+        except ValueError:
+            raise ImproperlyConfigured(f"{name}: {item!r} is not a number of seconds") from None
+        if not 0 <= values[-1] <= 86_400 * 7:
+            raise ImproperlyConfigured(f"{name}: {item!r} is not from 0 to 604800 seconds")
+    return values or default
 
 
 def _networks(name):
@@ -99,6 +124,19 @@ COOKIE_SECURE = _bool("COOKIE_SECURE", False)
 SCRAPER_URL = _url("SCRAPER_URL", "http://127.0.0.1:8091")
 SCRAPER_TOKEN = _raw("SCRAPER_TOKEN", "")
 STALL_SECONDS = _int("STALL_SECONDS", 120, 1, 86_400)
+# The scraper daemon's limits (docs/scraper.md). Seconds unless named otherwise.
+SCRAPER_CONNECT_TIMEOUT = _float("SCRAPER_CONNECT_TIMEOUT", 10, 0.1, 600)
+SCRAPER_READ_TIMEOUT = _float("SCRAPER_READ_TIMEOUT", 30, 0.1, 600)  # no byte for this long: abort
+SCRAPER_PAGE_DEADLINE = _float("SCRAPER_PAGE_DEADLINE", 120, 0.5, 3600)  # one request, all bytes
+SCRAPER_MAX_PAGE_MB = _int("SCRAPER_MAX_PAGE_MB", 50, 1, 4096)
+SCRAPER_REQUEST_RETRIES = _int("SCRAPER_REQUEST_RETRIES", 4, 0, 20)  # 5xx/timeouts, within one attempt
+SCRAPER_RETRY_BASE = _float("SCRAPER_RETRY_BASE", 2, 0, 600)  # full-jitter backoff base
+SCRAPER_JOB_RETRY_DELAYS = _seconds_list("SCRAPER_JOB_RETRY_DELAYS", [60, 300, 1800])  # then failed
+SCRAPER_MIN_FREE_MB = _int("SCRAPER_MIN_FREE_MB", 200, 0, 10_000_000)
+# Folders the folder source may import from; empty turns folder imports off.
+SCRAPER_IMPORT_ROOTS = [Path(p).resolve() for p in _list("SCRAPER_IMPORT_ROOTS", [])]
+# Extra source modules to load (dotted paths), besides the built-in ones.
+SCRAPER_SOURCES = _list("SCRAPER_SOURCES", [])
 TRUSTED_PROXIES = _networks("TRUSTED_PROXIES")
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["*"])
 DEBUG = _bool("DEBUG", False)

@@ -93,11 +93,13 @@ def user_delete(request, name):
 def library(request):
     if request.method == "POST":
         full = request.POST.get("full") == "1"
-        report = library_service.request_scan(full=full, wait=True)
-        if report and report.get("error"):
+        report = library_service.request_scan(full=full, wait=True, explicit=True, timeout=600)
+        if report is None:
+            messages.error(request, "The scanner is not running: " + library_service.admin_summary().get("error", ""))
+        elif report.get("error"):
             messages.error(request, f"Scan failed: {report['error']}")
         else:
             messages.success(request, f"{'Full scan' if full else 'Scan'} finished.")
         return _back(request, "/settings/admin/library/")
     summary = library_service.admin_summary()
-    return _render(request, "settings/library.html", "library", library=settings.LIBRARY, scans=summary["scans"])
+    return _render(request, "settings/library.html", "library", library=settings.LIBRARY, summary=summary)

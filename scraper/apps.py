@@ -1,5 +1,20 @@
 from django.apps import AppConfig
+from django.conf import settings
 
 
 class ScraperConfig(AppConfig):
     name = "scraper"
+    poll = None
+
+    def start_runtime(self):
+        """In the reader: poll the daemon's revision, only when a token makes the daemon reachable."""
+        if settings.SCRAPER_TOKEN:
+            from .revision_poll import RevisionPoll
+
+            self.poll = RevisionPoll()
+            self.poll.start()
+
+    def stop_runtime(self):
+        if self.poll:
+            self.poll.stop()
+            self.poll = None

@@ -72,3 +72,17 @@ def test_it_changes_the_password_on_the_profile_page(server, admin, desktop):
     page.click("button.primary")
     assert "Password changed" in page.locator(".messages").inner_text()
     server.client().login("admin", "another password")
+
+
+def test_it_scans_from_the_library_screen_and_lists_the_report(server, admin, desktop, library_dir):
+    (library_dir / "Bad Meta").mkdir()
+    (library_dir / "Bad Meta" / "manga.json").write_text("{not json")
+    page = _signed_in(desktop, server, admin)
+    page.goto(server.url + "/settings/admin/library/")
+    assert str(library_dir) in page.locator(".facts").inner_text()
+    page.click("text=Full scan")
+    assert page.locator(".messages").inner_text() == "Full scan finished."
+    newest = page.locator("article.scan").first
+    assert newest.locator("h3").inner_text() == "Full scan"
+    newest.locator("summary").click()
+    assert "Bad Meta" in newest.locator(".warnings").inner_text()

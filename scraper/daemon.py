@@ -1,0 +1,247 @@
+"""The scraper daemon's core: one queue worker, the stall watchdog and the heartbeat.
+
+`runscraper` builds a Daemon and calls `process_one_job()` in a loop; the private API (api.py)
+calls the control methods (pause, resume, cancel, status) from its threads. Outcomes of a job:
+
+- done: every step finished (chapters published as each completed);
+- Interrupted (stop, pause): back to queued, the checkpoint and staged pages kept;
+- Cancelled: its staging removed;
+- Stalled (the watchdog): first time back to queued from its checkpoint, second time failed,
+  with an incident in data/incidents.jsonl;
+- Parked (long Retry-After, full disk): queued again after the given time, no attempt used;
+- any other error: retried after the backoff delays, then failed with the error kept.
+"""
+import datetime
+import logging
+import threading
+from pathlib import Path
+
+from django.conf import settings
+
+from . import jobs, queue, sources
+from .errors import Cancelled, Interrupted, Parked, ScraperError, Stalled
+from .http import HttpClient, Limits
+from .localfiles import LocalReader
+from .publish import Library
+from .status import StatusFile, append_incident
+from .watchdog import Progress, Watchdog
+
+log = logging.getLogger(__name__)
+
+
+class Daemon:
+    def __init__(self, data_dir, library_dir, *, stall_seconds=120, limits=None, retry_delays=(60, 300, 1800),
+                 min_free_bytes=0, import_roots=()):
+        self.data_dir = Path(data_dir)
+        self.dir = self.data_dir / "scraper"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        sources.load()
+        self.queue = queue.open_queue(self.dir / "queue.json")
+        self.library = Library(library_dir, min_free_bytes)
+        self.retry_delays = list(retry_delays)
+        self.stall_seconds = stall_seconds
+        self.progress = Progress()
+        self.interrupt = threading.Event()
+        self.shutdown = False
+        self.http = HttpClient(limits or Limits(), self.progress, self.interrupt, self.pace_for)
+        self.local = LocalReader(import_roots, self.http.limits.max_bytes, self.progress)
+        self.status_file = StatusFile(self.dir / "status.json")
+        self.current = None
+        self.job_progress = {}
+        self.idle = threading.Event()
+        self.idle.set()
+        self.watchdog = Watchdog(self.progress, stall_seconds, lambda: self.current is not None, self._on_stall)
+
+    @classmethod
+    def from_settings(cls):
+        s = settings
+        limits = Limits(connect_timeout=s.SCRAPER_CONNECT_TIMEOUT, read_timeout=s.SCRAPER_READ_TIMEOUT,
+                        deadline=s.SCRAPER_PAGE_DEADLINE, max_bytes=s.SCRAPER_MAX_PAGE_MB << 20,
+                        retries=s.SCRAPER_REQUEST_RETRIES, retry_base=s.SCRAPER_RETRY_BASE)
+        return cls(s.DATA, s.LIBRARY, stall_seconds=s.STALL_SECONDS, limits=limits,
+                   retry_delays=s.SCRAPER_JOB_RETRY_DELAYS, min_free_bytes=s.SCRAPER_MIN_FREE_MB << 20,
+                   import_roots=s.SCRAPER_IMPORT_ROOTS)
+
+    def start(self):
+        with self.queue.lock:
+            keep = {j["id"] for j in self.queue.data["jobs"] if j["state"] in ("queued", "running", "failed")}
+        for name in self.library.clean_staging(keep):
+            log.info("removed staging folder %s (no active job)", name)
+        self.watchdog.start()
+        self.heartbeat()
+
+    def close(self):
+        self.watchdog.stop()
+        self.heartbeat(state="stopped")
+        self.queue.close()
+
+    def pace_for(self, source):
+        with self.queue.lock:
+            configured = self.queue.data["settings"]["pace"].get(source.key, 0)
+        return max(source.pace, configured)
+
+    def transport(self, source):
+        return self.local if source.transport == "local" else self.http.for_source(source)
+
+    # The worker
+
+    def process_one_job(self):
+        """Run the next runnable job to an outcome; False when there was none."""
+        if self.shutdown:
+            return False
+        job = queue.next_job(self.queue)
+        if job is None:
+            return False
+        with self.queue.lock:
+            if job["state"] != "queued":
+                return True
+            if not self.paused and not self.shutdown:
+                self.interrupt.clear()
+            self.current, self.job_progress = job, {}
+            self.idle.clear()
+            queue.set_state(self.queue, job, "running")
+        self.http.worker = threading.get_ident()
+        self.progress.reset()
+        self.heartbeat()
+        try:
+            jobs.run(self, job)
+        except (Cancelled, Interrupted):
+            self._interrupted(job)
+        except Stalled as e:
+            self._stalled(job, e.message)
+        except Parked as e:
+            self._finish(job, "queued", notBefore=e.until, error=e.message)
+        except ScraperError as e:
+            self._failed(job, e.message, e.retry)
+        except Exception as e:
+            log.exception("job %s failed with an internal error", job["id"])
+            self._failed(job, f"internal error: {e.__class__.__name__}: {e}", True)
+        else:
+            self._finish(job, "done", error=None, checkpoint=None, notBefore=None)
+        finally:
+            self.current = None
+            self.idle.set()
+            self.heartbeat()
+        return True
+
+    def _finish(self, job, state, **changes):
+        """Set the outcome, unless an admin cancelled the job meanwhile (then clean up)."""
+        with self.queue.lock:
+            if job["state"] == "cancelled":
+                self.library.discard_job(job["id"])
+                return
+            queue.set_state(self.queue, job, state, **changes)
+        if state == "done":
+            self.library.discard_job(job["id"])
+
+    def _interrupted(self, job):
+        self._finish(job, "queued")
+        log.info("job %s back in the queue at its checkpoint (%s)", job["id"], "stopping" if self.shutdown else "paused")
+
+    def _stalled(self, job, message):
+        with self.queue.lock:
+            job["stalls"] += 1
+            stalls = job["stalls"]
+        if stalls < 2:
+            log.warning("job %s stalled (%s); requeued once from its checkpoint", job["id"], message)
+            self._finish(job, "queued", error=f"stalled ({message}); requeued from its checkpoint")
+            return
+        text = f"job {job['id']} ({job['kind']} {job['source']} {job['series']}) stalled twice: {message}"
+        log.error(text)
+        self._finish(job, "failed", error=f"stalled twice ({message})", notBefore=None)
+        append_incident(self.data_dir, "stall", text, job=job["id"], checkpoint=job["checkpoint"])
+
+    def _failed(self, job, message, retry):
+        with self.queue.lock:
+            if job["state"] == "cancelled":
+                return self._finish(job, "cancelled")
+            queue.failed_attempt(self.queue, job, message, retry, self.retry_delays)
+        log.warning("job %s: %s (%s)", job["id"], message, job["state"])
+
+    def boundary(self, job):
+        """Between pages: stop here when cancelled, stalled, stopping or pausing."""
+        self.check_cancelled(job)
+        if self.progress.stalled:
+            raise Stalled(f"no progress for {self.stall_seconds:g} s")
+        if self.interrupt.is_set():
+            raise Interrupted("stopping" if self.shutdown else "pausing")
+
+    def check_cancelled(self, job):
+        if job["state"] == "cancelled":
+            raise Cancelled("cancelled by an admin")
+
+    def _on_stall(self):
+        log.warning("no progress for %g s: aborting the request in flight", self.stall_seconds)
+        self.http.abort()
+
+    def set_progress(self, **values):
+        self.job_progress.update(values)
+
+    def queue_has_work(self):
+        return queue.next_job(self.queue) is not None
+
+    def tick(self):
+        """Called by the idle loop: queue the nightly discover run when it is due."""
+        if queue.discover_due(self.queue, datetime.datetime.now().astimezone()):
+            queue.add_job(self.queue, "discover", "all")
+
+    # Control (API threads)
+
+    @property
+    def paused(self):
+        return self.queue.data["settings"]["paused"]
+
+    def pause(self, wait=30):
+        """Finish the current page, save the checkpoint and hold; -> True once the worker is idle."""
+        queue.set_paused(self.queue, True)
+        self.interrupt.set()
+        return self.idle.wait(wait)
+
+    def resume(self):
+        queue.set_paused(self.queue, False)
+        if not self.shutdown and self.current is None:
+            self.interrupt.clear()
+
+    def stop(self):
+        """SIGINT/SIGTERM: the worker stops at its next page boundary."""
+        self.shutdown = True
+        self.interrupt.set()
+
+    def cancel(self, job_id):
+        job = queue.cancel(self.queue, job_id)
+        if self.current is job:
+            self.interrupt.set()
+        elif job["state"] == "cancelled":
+            self.library.discard_job(job_id)
+        return job
+
+    # Status
+
+    def status(self, state=None):
+        with self.queue.lock:
+            job = self.current
+            data = self.queue.data
+            summary = None
+            if job is not None:
+                summary = {k: job[k] for k in ("id", "kind", "source", "series", "attempts", "stalls", "checkpoint")}
+            status = {
+                "state": state or ("stopping" if self.shutdown else "paused" if self.paused
+                                   else "running" if job else "idle"),
+                "paused": self.paused, "revision": data["revision"], "job": summary,
+                "progress": dict(self.job_progress) if job else None,
+                "waiting": self.progress.wait if job else None,
+                "idleSeconds": round(self.progress.idle_seconds(), 1) if job else None,
+                "stallSeconds": self.stall_seconds,
+                "queued": sum(1 for j in data["jobs"] if j["state"] == "queued"),
+                "nextWake": queue.next_wake(self.queue),
+            }
+        lanes = self.http.lanes()
+        status["pacing"] = {s.key: {"interval": self.pace_for(s), "default": s.pace, **lanes.get(s.key, {})}
+                            for s in sources.all_sources()}
+        return status
+
+    def heartbeat(self, state=None):
+        try:
+            self.status_file.write(self.status(state))
+        except OSError as e:
+            log.error("cannot write %s: %s", self.status_file.path, e)

@@ -1,0 +1,340 @@
+"""The HTTP client the daemon hands to sources: the only way a source reaches the network.
+
+One request at a time across all sources. Per request:
+1. Wait for the source's pace (measured from the end of its previous request) and any Retry-After.
+2. Check the URL (http/https only), resolve the host, refuse loopback, private, link-local and other
+   non-global addresses unless the source names that host in `private_hosts`, and connect to the
+   address that was checked (so DNS cannot swap it afterwards).
+3. Send with a descriptive User-Agent; follow at most 5 redirects, each hop checked again.
+4. Read the body with a connect timeout, a read-idle timeout and a total deadline; refuse a body
+   whose Content-Length is over the cap before reading it, and stop reading at the cap.
+5. 5xx, timeouts and cut bodies are retried with full-jitter backoff. 429/503 with Retry-After
+   block the source until then; past 15 minutes the job is parked instead (errors.Parked).
+"""
+import contextlib
+import email.utils
+import http.client
+import ipaddress
+import random
+import socket
+import ssl
+import threading
+import time
+import zlib
+from urllib.parse import urljoin, urlsplit
+
+import orjson
+
+from .errors import Interrupted, NotFound, Parked, Refused, Stalled, Transient
+
+USER_AGENT = "MangaCircus/0.1 (self-hosted manga reader; scraper daemon; one request at a time)"
+MAX_REDIRECTS = 5
+RETRY_AFTER_CAP = 15 * 60
+BACKOFF_CAP = 60
+MAX_RATE_WAITS = 10
+_BLOCKED_HEADERS = {"host", "user-agent", "via", "content-length", "connection", "transfer-encoding",
+                    "accept-encoding", "te", "upgrade", "proxy-authorization"}
+
+
+class Response:
+    def __init__(self, status, headers, body, url):
+        self.status, self.headers, self.body, self.url = status, headers, body, url
+
+    def json(self):
+        try:
+            return orjson.loads(self.body)
+        except orjson.JSONDecodeError:
+            raise Transient(f"{self.url} did not answer JSON") from None
+
+
+class Limits:
+    def __init__(self, connect_timeout=10, read_timeout=30, deadline=120, max_bytes=50 << 20,
+                 retries=4, retry_base=2.0):
+        self.connect_timeout, self.read_timeout, self.deadline = connect_timeout, read_timeout, deadline
+        self.max_bytes, self.retries, self.retry_base = max_bytes, retries, retry_base
+
+
+class HttpClient:
+    """Shared by all sources of one daemon: the single in-flight request, pacing and aborts."""
+
+    def __init__(self, limits, progress, interrupt, pace_for):
+        self.limits = limits
+        self.progress = progress
+        self.interrupt = interrupt          # set on stop, pause or cancel: waits end at once
+        self.pace_for = pace_for            # source -> seconds between its requests
+        self._one = threading.Lock()
+        self._next_at = {}                  # source key -> monotonic time of its next allowed request
+        self._blocked_until = {}            # source key -> wall ms, from Retry-After
+        self._sock = None                   # the worker's socket in flight, for abort()
+        self.worker = None                  # thread ident of the queue worker
+
+    def for_source(self, source):
+        return SourceHttp(self, source)
+
+    def lanes(self):
+        now = time.monotonic()
+        return {key: {"nextInMs": max(0, int((at - now) * 1000)), "blockedUntil": self._blocked_until.get(key)}
+                for key, at in self._next_at.items()}
+
+    def abort(self):
+        """Called by the watchdog: close the socket of the request in flight, if any."""
+        sock = self._sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    # Waiting: never a stall, always interruptible by stop/pause.
+
+    def _is_worker(self):
+        return threading.get_ident() == self.worker
+
+    def _waiting(self, reason, until=None):
+        """Waits of the worker are not stalls; API threads (search) have no stall clock."""
+        return self.progress.waiting(reason, until) if self._is_worker() else contextlib.nullcontext()
+
+    def _stalled(self):
+        return self._is_worker() and self.progress.stalled
+
+    def _sleep(self, seconds, reason):
+        if seconds <= 0:
+            return
+        if not self._is_worker():
+            time.sleep(seconds)
+            return
+        with self.progress.waiting(reason, int((time.time() + seconds) * 1000)):
+            if self.interrupt.wait(seconds):
+                raise Interrupted("stopping or pausing")
+
+    def _acquire(self, source):
+        """Wait (without the lock) for the source's turn, then take the single-request lock."""
+        while True:
+            wait = self._next_at.get(source.key, 0) - time.monotonic()
+            blocked = (self._blocked_until.get(source.key, 0) - time.time() * 1000) / 1000
+            if blocked > RETRY_AFTER_CAP:
+                raise Parked(f"{source.name} asked to wait until later (Retry-After)", self._blocked_until[source.key])
+            if blocked > 0 and blocked >= wait:
+                self._sleep(blocked, f"Retry-After from {source.name}")
+            else:
+                self._sleep(wait, f"pacing for {source.name}")
+            with self._waiting("another request"):
+                self._one.acquire()
+            if (self._next_at.get(source.key, 0) <= time.monotonic()
+                    and self._blocked_until.get(source.key, 0) <= time.time() * 1000):
+                return
+            self._one.release()
+
+    def request(self, source, url, headers=None, max_bytes=None):
+        """GET with every rule above; -> Response with a 2xx status, else a ScraperError."""
+        max_bytes = max_bytes or self.limits.max_bytes
+        failures = rate_waits = 0
+        while True:
+            self._acquire(source)
+            response = error = None
+            try:
+                if self._stalled():
+                    raise Stalled("no progress")
+                response = self._fetch(source, url, headers or {}, max_bytes)
+            except Transient as e:
+                error = e
+            finally:
+                self._next_at[source.key] = time.monotonic() + self.pace_for(source)
+                self._one.release()
+            if self._stalled():
+                raise Stalled(f"aborted by the watchdog while fetching {_short(url)}")
+            if response is not None:
+                if 200 <= response.status < 300:
+                    return response
+                retry_in = self._retry_after(response)
+                if response.status in (429, 503) and retry_in is not None:
+                    rate_waits += 1
+                    until = int((time.time() + retry_in) * 1000)
+                    self._blocked_until[source.key] = until
+                    if retry_in > RETRY_AFTER_CAP or rate_waits > MAX_RATE_WAITS:
+                        raise Parked(f"{source.name} asks to wait {int(retry_in)} s (Retry-After)", until)
+                    continue
+                if response.status in (404, 410):
+                    raise NotFound(f"{_short(url)}: HTTP {response.status}")
+                if response.status < 500 and response.status not in (408, 429):
+                    raise Refused(f"{_short(url)}: HTTP {response.status}")
+                error = Transient(f"{_short(url)}: HTTP {response.status}")
+            failures += 1
+            if failures > self.limits.retries:
+                raise Transient(f"{error.message} (after {failures} tries)")
+            # Full jitter: a random wait between 0 and base * 2^n, capped.
+            self._sleep(random.uniform(0, min(BACKOFF_CAP, self.limits.retry_base * 2 ** (failures - 1))),
+                        "backing off after an error")
+
+    @staticmethod
+    def _retry_after(response):
+        value = response.headers.get("retry-after")
+        if not value:
+            return None
+        value = value.strip()
+        if value.isdigit():
+            return float(value)
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+        if when is None or when.tzinfo is None:
+            return None
+        seconds = when.timestamp() - time.time()
+        return seconds if seconds > 0 else None
+
+    def _fetch(self, source, url, headers, max_bytes):
+        """One request and its redirects, within one total deadline."""
+        deadline = time.monotonic() + self.limits.deadline
+        for _hop in range(MAX_REDIRECTS + 1):
+            conn, target = self._open(source, url)
+            sock = conn.sock  # kept: http.client drops conn.sock when the server closes after the answer
+            if self._is_worker():
+                self._sock = sock
+            try:
+                conn.request("GET", target, headers=_headers(headers))
+                sock.settimeout(self._timeout(deadline))
+                resp = conn.getresponse()
+                if resp.status in (301, 302, 303, 307, 308):
+                    location = resp.getheader("location")
+                    if not location:
+                        raise Refused(f"{_short(url)}: redirect without a Location")
+                    url = urljoin(url, location.strip())
+                    continue
+                body = self._read(sock, resp, url, max_bytes, deadline)
+                return Response(resp.status, {k.lower(): v for k, v in resp.getheaders()}, body, url)
+            except (socket.timeout, TimeoutError):
+                if time.monotonic() >= deadline:
+                    raise Transient(f"{_short(url)}: the page deadline ({self.limits.deadline:g} s) passed") from None
+                raise Transient(f"{_short(url)}: timed out (no data for {self.limits.read_timeout:g} s)") from None
+            except (OSError, http.client.HTTPException) as e:
+                raise Transient(f"{_short(url)}: {e.__class__.__name__} {e}".strip()) from None
+            finally:
+                if self._is_worker():
+                    self._sock = None
+                conn.close()
+                sock.close()
+        raise Refused(f"{_short(url)}: more than {MAX_REDIRECTS} redirects")
+
+    def _timeout(self, deadline):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise Transient(f"the page deadline ({self.limits.deadline:g} s) passed")
+        return min(self.limits.read_timeout, remaining)
+
+    def _open(self, source, url):
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise Refused(f"only http and https URLs are fetched, not {_short(url)}")
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:
+            raise Refused(f"{_short(url)}: bad port") from None
+        address = self._checked_address(source, parts.hostname, port)
+        cls = _PinnedHTTPS if parts.scheme == "https" else _PinnedHTTP
+        conn = cls(parts.hostname, port, address, self.limits.connect_timeout)
+        try:
+            conn.connect()
+        except (socket.timeout, TimeoutError):
+            raise Transient(f"{_short(url)}: connect timed out") from None
+        except OSError as e:
+            raise Transient(f"{_short(url)}: cannot connect ({e.strerror or e})") from None
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        return conn, target
+
+    def _checked_address(self, source, host, port):
+        try:
+            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except socket.gaierror as e:
+            raise Transient(f"cannot resolve {host}: {e.strerror}") from None
+        allowed = f"{host}:{port}" in source.private_hosts or host in source.private_hosts
+        for info in infos:
+            ip = ipaddress.ip_address(info[4][0].split("%")[0])
+            if ip.version == 6 and ip.ipv4_mapped:
+                ip = ip.ipv4_mapped
+            if not ip.is_global or ip.is_multicast:
+                if not allowed:
+                    raise Refused(f"refusing {host} ({ip}): a loopback, private or link-local address")
+        return infos[0][4][0]
+
+    def _read(self, sock, resp, url, max_bytes, deadline):
+        declared = resp.getheader("content-length")
+        if declared and declared.strip().isdigit() and int(declared) > max_bytes:
+            raise Refused(f"{_short(url)}: {int(declared) >> 20} MiB declared, over the {max_bytes >> 20} MiB cap")
+        chunks, size = [], 0
+        while True:
+            sock.settimeout(self._timeout(deadline))
+            chunk = resp.read1(65536)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > max_bytes:
+                raise Refused(f"{_short(url)}: body over the {max_bytes >> 20} MiB cap")
+            chunks.append(chunk)
+        if resp.length:  # Content-Length promised more than arrived
+            raise Transient(f"{_short(url)}: body cut short ({size} of {declared} bytes)")
+        return _decode(b"".join(chunks), resp.getheader("content-encoding"), max_bytes, url)
+
+
+class SourceHttp:
+    """What a source gets as `http`: the shared client bound to that source's pacing and hosts."""
+
+    def __init__(self, client, source):
+        self._client, self._source = client, source
+
+    def get(self, url, headers=None, max_bytes=None):
+        return self._client.request(self._source, url, headers, max_bytes)
+
+    def get_json(self, url, headers=None):
+        return self.get(url, {"Accept": "application/json", **(headers or {})}).json()
+
+    def fetch_page(self, page):
+        response = self.get(page.url, page.headers)
+        content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        return response.body, content_type
+
+
+class _PinnedHTTP(http.client.HTTPConnection):
+    def __init__(self, host, port, address, timeout):
+        super().__init__(host, port, timeout=timeout)
+        self._address = address
+
+    def connect(self):
+        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+class _PinnedHTTPS(_PinnedHTTP):
+    default_port = 443
+    _context = ssl.create_default_context()
+
+    def connect(self):
+        super().connect()
+        self.sock = self._context.wrap_socket(self.sock, server_hostname=self.host)
+
+
+def _headers(extra):
+    headers = {k: v for k, v in extra.items() if k.lower() not in _BLOCKED_HEADERS}
+    headers.update({"User-Agent": USER_AGENT, "Accept-Encoding": "gzip, identity"})
+    headers.setdefault("Accept", "*/*")
+    return headers
+
+
+def _decode(body, encoding, max_bytes, url):
+    encoding = (encoding or "identity").strip().lower()
+    if encoding == "identity":
+        return body
+    if encoding not in ("gzip", "deflate"):
+        raise Refused(f"{_short(url)}: unsupported Content-Encoding {encoding}")
+    inflater = zlib.decompressobj(zlib.MAX_WBITS | 32)  # gzip or zlib header
+    try:
+        data = inflater.decompress(body, max_bytes + 1)
+    except zlib.error:
+        raise Transient(f"{_short(url)}: broken {encoding} body") from None
+    if len(data) > max_bytes:
+        raise Refused(f"{_short(url)}: body over the {max_bytes >> 20} MiB cap once decompressed")
+    return data
+
+
+def _short(url):
+    return url if len(url) <= 120 else url[:117] + "..."

@@ -1,0 +1,184 @@
+"""What each job kind does (spec §3). The daemon runs one job at a time through `run(d, job)`.
+
+- add: read the series from its source, subscribe it (series list, manga folder name), then
+  queue the chapters not yet in the library.
+- update: queue the chapters of a subscribed series not yet in the library.
+- chapters: download each scoped chapter into staging and publish it when complete.
+- discover: queue an update for every subscribed series with auto on.
+
+Every step is idempotent: a chapter already published by that source (its chapter.json names
+the source and id) is skipped, so running a job twice, or after a crash, publishes nothing twice.
+"""
+import dataclasses
+import logging
+import time
+
+from . import names, queue, sources
+from .errors import BadImage, NotFound, ScraperError
+from .sources.base import ChapterInfo
+
+log = logging.getLogger(__name__)
+_HTML_TYPES = ("text/html", "application/xhtml+xml", "image/svg+xml", "text/plain", "application/json")
+
+
+def run(d, job):
+    {"add": run_add, "update": run_update, "chapters": run_chapters, "discover": run_discover}[job["kind"]](d, job)
+
+
+def run_add(d, job):
+    source = sources.get(job["source"])
+    subscribe(d, source, job["series"], job["scope"].get("lang"))
+    queue_new_chapters(d, source, queue.find_series(d.queue, source.key, job["series"]))
+
+
+def run_update(d, job):
+    source = sources.get(job["source"])
+    entry = queue.find_series(d.queue, source.key, job["series"])
+    if entry is None:
+        raise NotFound(f"{source.name} series {job['series']} is not subscribed: add it first")
+    queue_new_chapters(d, source, entry)
+
+
+def run_discover(d, job):
+    with d.queue.lock:
+        subscribed = [(s["source"], s["id"]) for s in d.queue.data["series"] if s["auto"]]
+    for source_key, series_id in subscribed:
+        queue.add_job(d.queue, "update", source_key, series_id)
+
+
+def subscribe(d, source, series_id, lang):
+    info = source.series(d.transport(source), series_id)
+    d.progress.touch()
+    entry = queue.find_series(d.queue, source.key, series_id)
+    manga = entry["manga"] if entry else d.library.manga_folder(info.title)
+    lang = lang or (entry or {}).get("lang") or source.languages[0]
+    return queue.upsert_series(d.queue, source.key, series_id, manga, lang, _compact(info))
+
+
+def queue_new_chapters(d, source, entry):
+    listed = source.chapters(d.transport(source), entry["id"], entry["lang"])
+    d.progress.touch()
+    published = d.library.published(entry["manga"], source.key)
+    new, seen = [], set()
+    for chapter in listed:
+        if chapter.id not in published and chapter.id not in seen:
+            seen.add(chapter.id)
+            new.append(chapter)
+    if new:
+        queue.add_job(d.queue, "chapters", source.key, entry["id"], [c.id for c in new],
+                      {c.id: dataclasses.asdict(c) for c in new})
+    queue.series_checked(d.queue, entry)
+    return new
+
+
+def run_chapters(d, job):
+    source = sources.get(job["source"])
+    entry = queue.find_series(d.queue, source.key, job["series"]) or subscribe(d, source, job["series"], None)
+    published = d.library.published(entry["manga"], source.key)
+    while True:
+        with d.queue.lock:
+            pending = [c for c in job["scope"]["chapters"] if c not in job["done"]]
+        if not pending:
+            return
+        chapter_id = pending[0]
+        d.boundary(job)
+        if chapter_id in published:
+            if (job["checkpoint"] or {}).get("chapter") == chapter_id:
+                # Renamed into place but the crash came before the revision was saved.
+                queue.record_publication(d.queue, job, entry["manga"], chapter_id, published[chapter_id])
+            else:
+                queue.chapter_done(d.queue, job, chapter_id)
+            continue
+        if chapter_id not in job["scope"]["info"]:
+            _fill_chapter_info(d, source, entry, job)
+            continue
+        chapter = ChapterInfo(**job["scope"]["info"][chapter_id])
+        folder = download_chapter(d, job, source, entry, chapter)
+        published[chapter_id] = folder
+
+
+def _fill_chapter_info(d, source, entry, job):
+    """Chapters queued by id only (through the API) get their descriptors from the source."""
+    with d.queue.lock:
+        missing = [c for c in job["scope"]["chapters"] if c not in job["scope"]["info"]]
+    if not missing:
+        return
+    listed = {c.id: c for c in source.chapters(d.transport(source), entry["id"], entry["lang"])}
+    d.progress.touch()
+    with d.queue.lock:
+        for chapter_id in missing:
+            if chapter_id in listed:
+                job["scope"]["info"][chapter_id] = dataclasses.asdict(listed[chapter_id])
+            else:
+                job["scope"]["chapters"].remove(chapter_id)
+                log.warning("job %s: %s has no chapter %s; dropped from the job", job["id"], source.name, chapter_id)
+        queue.save(d.queue)
+
+
+def download_chapter(d, job, source, entry, chapter):
+    """Fetch the missing pages into staging (checkpoint after each), then publish; -> folder name."""
+    transport = d.transport(source)
+    d.library.check_space()
+    staging_name = names.staging_name(job["id"], chapter.id)
+    staging = d.library.staging_dir(staging_name)
+    pages = source.pages(transport, chapter.id)
+    d.progress.touch()
+    if not pages:
+        raise ScraperError(f"{source.name} lists no pages for chapter {chapter.number or chapter.id}")
+    stored = d.library.stored_pages(staging)
+    d.set_progress(chapter=chapter.id, number=chapter.number, page=len(stored), pages=len(pages))
+    for index, page in enumerate(pages):
+        if index in stored:
+            continue
+        d.boundary(job)
+        stored[index] = _fetch_page(d, transport, page, staging, index, len(pages))
+        d.progress.touch()
+        queue.checkpoint(d.queue, job, chapter.id, len(stored), f".staging/{staging_name}")
+        d.set_progress(page=len(stored))
+        d.heartbeat()
+    d.check_cancelled(job)
+    folder = d.library.publish_chapter(
+        staging, entry["manga"],
+        names.chapter_folder(chapter.number, chapter.title, chapter.group or source.name),
+        _chapter_json(source, chapter), _manga_json(source, entry),
+    )
+    rev = queue.record_publication(d.queue, job, entry["manga"], chapter.id, folder)
+    d.progress.touch()
+    d.heartbeat()
+    log.info("published %s / %s (revision %d)", entry["manga"], folder, rev)
+    return folder
+
+
+def _fetch_page(d, transport, page, staging, index, count):
+    """Fetch and store one page; a body that is no image is fetched once more before giving up."""
+    for attempt in (1, 2):
+        data, content_type = transport.fetch_page(page)
+        try:
+            if content_type in _HTML_TYPES:
+                raise BadImage(f"the server sent {content_type} instead of an image")
+            return d.library.store_page(staging, index, count, data)
+        except BadImage as e:
+            if attempt == 2:
+                raise BadImage(f"page {index + 1}: {e.message}") from None
+
+
+def _compact(info):
+    return {k: v for k, v in dataclasses.asdict(info).items() if v not in (None, "", ())}
+
+
+def _chapter_json(source, chapter):
+    meta = {"title": chapter.title or None, "source": source.key, "sourceId": chapter.id,
+            "number": chapter.number, "volume": chapter.volume, "groups": [chapter.group] if chapter.group else None,
+            "language": chapter.language or None, "url": chapter.url, "published": chapter.published,
+            "fetched": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    return {k: v for k, v in meta.items() if v is not None}
+
+
+def _manga_json(source, entry):
+    info = entry.get("info") or {}
+    meta = {"title": info.get("title"), "authors": list(info.get("authors") or []) or None,
+            "artists": list(info.get("artists") or []) or None, "description": info.get("description"),
+            "status": info.get("status"), "direction": info.get("direction"), "language": entry.get("lang") or None,
+            "links": {source.name: info["url"]} if str(info.get("url", "")).startswith(("http://", "https://")) else None,
+            "sources": {source.key: entry["id"]}}
+    return {k: v for k, v in meta.items() if v is not None}

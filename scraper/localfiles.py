@@ -1,0 +1,140 @@
+"""The folder source's transport: read-only access to files under SCRAPER_IMPORT_ROOTS.
+
+It plays the part the HTTP client plays for network sources, so the folder source, like every
+source, returns descriptors and never reads the disk itself. Every path is resolved (symlinks
+included) and must stay inside an import root. Archives (CBZ/ZIP) are read member by member into
+memory, never extracted, so member names cannot escape anywhere (zip-slip); bombs are bounded by
+the entry count, the total uncompressed size, each member's size and its compression ratio.
+
+Page URLs: `file:///abs/dir/001.jpg` for a file, `zip:///abs/dir/vol1.cbz#path/in/archive.png`
+for an archive member.
+"""
+import os
+import zipfile
+from pathlib import Path
+from urllib.parse import quote, unquote, urlsplit
+
+from .errors import InvalidInput, Refused
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".gif", ".avif"}
+ARCHIVE_SUFFIXES = {".cbz", ".zip"}
+MAX_ENTRIES = 2000
+MAX_TOTAL = 2 << 30          # uncompressed bytes in one archive
+MAX_RATIO = 200              # uncompressed / compressed, per member
+_IGNORED = {"__macosx", "@eadir", "thumbs.db", "desktop.ini"}
+
+
+class LocalReader:
+    def __init__(self, roots, max_bytes, progress):
+        self.roots = [Path(r).resolve() for r in roots]
+        self.max_bytes = max_bytes
+        self.progress = progress
+
+    def resolve(self, path):
+        """An absolute path inside an import root, symlinks resolved; else InvalidInput."""
+        if not self.roots:
+            raise InvalidInput("folder imports are off: set SCRAPER_IMPORT_ROOTS to the folders to import from")
+        if not isinstance(path, str) or "\x00" in path or not os.path.isabs(path):
+            raise InvalidInput("give an absolute path on the server")
+        real = Path(os.path.realpath(path))
+        if not any(real == root or root in real.parents for root in self.roots):
+            raise InvalidInput(f"{path} is not inside an import folder ({', '.join(map(str, self.roots))})")
+        if not real.exists():
+            raise InvalidInput(f"{path} does not exist")
+        return real
+
+    def list_dir(self, path):
+        """-> [(name, kind)] with kind "dir", "image" or "archive", ignoring hidden and junk names."""
+        folder = self.resolve(str(path))
+        if not folder.is_dir():
+            raise InvalidInput(f"{path} is not a folder")
+        try:
+            listing = list(os.scandir(folder))
+        except OSError as e:
+            raise Refused(f"{path} cannot be read: {e.strerror}") from None
+        entries = []
+        for entry in listing:
+            name = entry.name
+            if name.startswith(".") or name.lower() in _IGNORED:
+                continue
+            suffix = Path(name).suffix.lower()
+            if entry.is_dir():
+                entries.append((name, "dir"))
+            elif entry.is_file() and suffix in IMAGE_SUFFIXES:
+                entries.append((name, "image"))
+            elif entry.is_file() and suffix in ARCHIVE_SUFFIXES:
+                entries.append((name, "archive"))
+        return entries
+
+    def archive_images(self, path):
+        """Image member names of an archive, after the bomb checks."""
+        archive = self.resolve(str(path))
+        with _open_zip(archive) as zf:
+            infos = zf.infolist()
+            if len(infos) > MAX_ENTRIES:
+                raise Refused(f"{archive.name}: {len(infos)} entries, over the limit of {MAX_ENTRIES}")
+            if sum(i.file_size for i in infos) > MAX_TOTAL:
+                raise Refused(f"{archive.name}: over {MAX_TOTAL >> 30} GiB uncompressed")
+            names = []
+            for info in infos:
+                parts = info.filename.replace("\\", "/").split("/")
+                if info.is_dir() or any(p.startswith(".") or p.lower() in _IGNORED for p in parts):
+                    continue
+                if Path(parts[-1]).suffix.lower() in IMAGE_SUFFIXES:
+                    names.append(info.filename)
+            return names
+
+    def fetch_page(self, page):
+        """-> (bytes, content type hint) for a file: or zip: page URL."""
+        parts = urlsplit(page.url)
+        path = unquote(parts.path)
+        if parts.scheme == "file":
+            target = self.resolve(path)
+            with open(target, "rb") as f:
+                data = f.read(self.max_bytes + 1)
+            if len(data) > self.max_bytes:
+                raise Refused(f"{target.name} is over the {self.max_bytes >> 20} MiB cap")
+        elif parts.scheme == "zip":
+            data = self._member(self.resolve(path), unquote(parts.fragment))
+        else:
+            raise Refused(f"the folder source reads file: and zip: URLs, not {parts.scheme}:")
+        self.progress.touch()
+        return data, ""
+
+    def _member(self, archive, name):
+        with _open_zip(archive) as zf:
+            try:
+                info = zf.getinfo(name)
+            except KeyError:
+                raise Refused(f"{archive.name} has no member {name!r}") from None
+            if info.flag_bits & 0x1:
+                raise Refused(f"{archive.name}: {name} is encrypted")
+            if info.file_size > self.max_bytes:
+                raise Refused(f"{archive.name}: {name} is over the {self.max_bytes >> 20} MiB cap")
+            if info.compress_size and info.file_size / info.compress_size > MAX_RATIO:
+                raise Refused(f"{archive.name}: {name} compresses more than {MAX_RATIO}:1 (an archive bomb?)")
+            try:
+                with zf.open(info) as f:
+                    # Read one byte past the declared size: a lying header cannot make us read more.
+                    data = f.read(info.file_size + 1)
+            except (zipfile.BadZipFile, OSError, EOFError) as e:
+                raise Refused(f"{archive.name}: {name} cannot be read ({e})") from None
+            if len(data) > info.file_size:
+                raise Refused(f"{archive.name}: {name} is larger than its header says")
+            return data
+
+
+def _open_zip(path):
+    try:
+        return zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as e:
+        raise Refused(f"{path.name} is not a readable ZIP/CBZ archive ({e})") from None
+
+
+def file_url(path):
+    return "file://" + quote(str(path))
+
+
+def zip_url(archive, member):
+    return "zip://" + quote(str(archive)) + "#" + quote(member)
+

@@ -1,0 +1,187 @@
+"""Staging and publication (library-format.md §6, spec §4): the only code that writes LIBRARY.
+
+1. Pages go into `LIBRARY/.staging/<job>-<chapter>/` (same file system as the library, hidden
+   from scans by its leading dot), each verified as an image, written to a tmp name, fsynced and
+   renamed to `001.jpg`; the directory is fsynced. The files on disk are the checkpoint.
+2. A complete chapter gets its chapter.json, then ONE rename puts the folder in place and the
+   parent directory is fsynced: readers see the chapter either not at all or whole.
+3. A new manga is staged whole (its folder, manga.json and the first chapter) and renamed in.
+"""
+import os
+import re
+import shutil
+from pathlib import Path
+
+import orjson
+
+from mangacircus.jsonfile import fsync_dir
+
+from . import names
+from .errors import Parked, Refused
+from .images import verify
+from .queue import now_ms
+
+STAGING = ".staging"
+_PAGE = re.compile(r"^(\d+)\.(jpg|png|webp|gif|avif)$")
+
+
+class Library:
+    def __init__(self, root, min_free_bytes=0):
+        self.root = Path(root).resolve()
+        self.staging_root = self.root / STAGING
+        self.min_free_bytes = min_free_bytes
+
+    # Staging
+
+    def staging_dir(self, name):
+        path = self.staging_root / name
+        path.mkdir(parents=True, exist_ok=True, mode=0o755)
+        self._recover_wrapper(path)
+        return path
+
+    def stored_pages(self, staging):
+        """{index: file name} of the verified pages already in staging; tmp leftovers removed."""
+        pages = {}
+        for entry in os.scandir(staging):
+            if entry.name.endswith(".tmp"):
+                os.unlink(entry.path)
+                continue
+            match = _PAGE.match(entry.name)
+            if match:
+                pages[int(match.group(1)) - 1] = entry.name
+        return pages
+
+    def store_page(self, staging, index, count, data):
+        """Verify, write and fsync one page; -> its file name. BadImage when it is no image."""
+        ext, _width, _height = verify(data)
+        name = names.page_file(index, count, ext)
+        _write_file(staging / name, data)
+        fsync_dir(staging)
+        return name
+
+    def check_space(self):
+        free = shutil.disk_usage(self.root).free
+        if free < self.min_free_bytes:
+            raise Parked(f"only {free >> 20} MB free in LIBRARY, the minimum is {self.min_free_bytes >> 20} MB "
+                         "(SCRAPER_MIN_FREE_MB); waiting for space", now_ms() + 300_000)
+
+    def discard_job(self, job_id):
+        """Remove every staging folder of a job (cancelled, or finished)."""
+        if self.staging_root.is_dir():
+            for entry in os.scandir(self.staging_root):
+                if entry.name.startswith(f"{job_id}-"):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+
+    def clean_staging(self, keep):
+        """Remove staging folders that belong to no active job (names start with the job id)."""
+        if not self.staging_root.is_dir():
+            return []
+        removed = []
+        for entry in os.scandir(self.staging_root):
+            if entry.name.split("-")[0] not in keep:
+                shutil.rmtree(entry.path, ignore_errors=True)
+                removed.append(entry.name)
+        return removed
+
+    # The published library
+
+    def manga_folder(self, title):
+        """The folder for a title: an existing one that differs only in case, else a safe new name."""
+        name = names.clean(title)
+        if self.root.is_dir():
+            for entry in os.scandir(self.root):
+                if entry.name.lower() == name.lower() and entry.is_dir():
+                    return entry.name
+        return name
+
+    def _manga_path(self, manga):
+        path = self.root / manga
+        if manga != names.clean(manga) or not os.path.realpath(path).startswith(str(self.root) + os.sep):
+            raise Refused(f"{manga!r} is not a safe folder inside LIBRARY")
+        return path
+
+    def published(self, manga, source):
+        """{source chapter id: folder} for the chapters this source published in that manga."""
+        found = {}
+        path = self._manga_path(manga)
+        if not path.is_dir():
+            return found
+        for chapter_json in [*path.glob("*/chapter.json"), *path.glob("*/*/chapter.json")]:
+            try:
+                meta = orjson.loads(chapter_json.read_bytes())
+            except (OSError, orjson.JSONDecodeError):
+                continue
+            if isinstance(meta, dict) and meta.get("source") == source and isinstance(meta.get("sourceId"), str):
+                found[meta["sourceId"]] = str(chapter_json.parent.relative_to(path))
+        return found
+
+    def publish_chapter(self, staging, manga, folder, chapter_meta, manga_meta):
+        """Put a complete staged chapter in place with one rename; -> the folder name used."""
+        manga_path = self._manga_path(manga)
+        _write_file(staging / "chapter.json", orjson.dumps(chapter_meta, option=orjson.OPT_INDENT_2))
+        fsync_dir(staging)
+        if manga_path.is_dir():
+            if (manga_path / folder).exists():
+                folder = names.with_suffix(folder, chapter_meta["sourceId"])
+            os.rename(staging, manga_path / folder)
+            fsync_dir(manga_path)
+            self._merge_manga_json(manga_path, manga_meta)
+            return folder
+        # A new manga: stage its folder whole, with manga.json and this chapter, then rename it in.
+        wrapper = staging.with_name(f"{staging.name}.manga")
+        new_manga = wrapper / manga
+        new_manga.mkdir(parents=True, exist_ok=True, mode=0o755)
+        _write_file(new_manga / "manga.json", orjson.dumps(manga_meta, option=orjson.OPT_INDENT_2))
+        os.rename(staging, new_manga / folder)
+        fsync_dir(new_manga)
+        os.rename(new_manga, manga_path)
+        fsync_dir(self.root)
+        wrapper.rmdir()
+        return folder
+
+    def _merge_manga_json(self, manga_path, manga_meta):
+        """Add this source to an existing manga.json (tmp + rename); an invalid file is left alone."""
+        path = manga_path / "manga.json"
+        try:
+            current = orjson.loads(path.read_bytes())
+        except FileNotFoundError:
+            current = {}
+        except (OSError, orjson.JSONDecodeError):
+            return
+        if not isinstance(current, dict):
+            return
+        sources = current.get("sources") if isinstance(current.get("sources"), dict) else {}
+        if all(sources.get(k) == v for k, v in manga_meta["sources"].items()):
+            return
+        merged = {**manga_meta, **current, "sources": {**sources, **manga_meta["sources"]}}
+        write_replace(path, orjson.dumps(merged, option=orjson.OPT_INDENT_2))
+
+    def _recover_wrapper(self, staging):
+        """A crash between the two renames of a new manga leaves the chapter in its wrapper: move it back."""
+        wrapper = staging.with_name(f"{staging.name}.manga")
+        if not wrapper.is_dir():
+            return
+        for chapter in wrapper.glob("*/*"):
+            if chapter.is_dir() and not any(staging.iterdir()):
+                staging.rmdir()
+                os.rename(chapter, staging)
+        shutil.rmtree(wrapper, ignore_errors=True)
+
+
+def _write_file(path, data):
+    """tmp + fsync + rename, readable by the reader (0644)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+def write_replace(path, data):
+    _write_file(path, data)
+    fsync_dir(path.parent)

@@ -1,0 +1,381 @@
+"""data/scraper/queue.json: the daemon's durable state, as plain functions over a JsonFile.
+
+The daemon process is the only writer (its worker and its API threads, under `q.lock`). Every
+state change is saved at once with `save(q)` (tmp + fsync + rename). Layout (spec §2):
+
+    {"schema": 3, "revision": 41, "published": [{"rev", "manga", "chapter", "t"}],   last 500
+     "settings": {"paused", "pace": {source: seconds}, "updates": {"enabled", "at", "lastRun"}},
+     "series": [{"key", "source", "id", "manga", "lang", "auto", "lastCheck", "info"}],
+     "jobs": [{"id", "kind", "source", "series", "scope", "state", "attempts", "stalls",
+               "created", "updated", "notBefore", "checkpoint", "done", "error"}]}
+
+Job states: queued -> running -> done | failed | cancelled (a retry puts failed or cancelled back
+to queued). The worker takes the first queued job in list order whose notBefore has passed.
+"""
+import hashlib
+import re
+import secrets
+import time
+
+from mangacircus.jsonfile import JsonFile
+
+SCHEMA = 3
+KINDS = ("add", "update", "chapters", "discover")
+ACTIVE = ("queued", "running")
+FINISHED = ("done", "failed", "cancelled")
+PUBLISHED_KEEP = 500
+FINISHED_KEEP = 200
+_AT = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+def default_settings():
+    return {"paused": False, "pace": {}, "updates": {"enabled": True, "at": "03:30", "lastRun": None}}
+
+
+def new_queue():
+    return {"schema": SCHEMA, "revision": 0, "published": [], "settings": default_settings(),
+            "series": [], "jobs": []}
+
+
+def check_schema(data):
+    """JsonFile validator: refuse a newer schema rather than guess at it."""
+    schema = data.get("schema", 1)
+    if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
+        raise ValueError(f"schema {schema!r} is not a version number")
+    if schema > SCHEMA:
+        raise ValueError(
+            f"schema {schema} is newer than this version of MangaCircus understands ({SCHEMA}); "
+            "upgrade MangaCircus, or restore the queue.json this version wrote"
+        )
+    for key in ("jobs", "series", "published"):
+        if key in data and not isinstance(data[key], list):
+            raise ValueError(f"{key!r} must be a list")
+
+
+def open_queue(path):
+    """Load (or create) the queue, convert an older schema, and put interrupted jobs back."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    q = JsonFile(path, default=new_queue, validate=check_schema)
+    with q.lock:
+        upgrade(q.data)
+        for job in q.data["jobs"]:
+            if job["state"] == "running":
+                job["state"] = "queued"
+    save(q)
+    return q
+
+
+# Older schemas. Schema 1 kept the jobs under "queue" with a "status"; schema 2 had no series
+# list, no update schedule and no stall count.
+
+def _from_1(data):
+    states = {"pending": "queued", "active": "queued", "complete": "done", "error": "failed"}
+    jobs = data.pop("queue", data.get("jobs", []))
+    for job in jobs:
+        job["state"] = states.get(job.pop("status", "pending"), "queued")
+    data["jobs"] = jobs
+    data["schema"] = 2
+
+
+def _from_2(data):
+    data.setdefault("series", [])
+    settings = data.setdefault("settings", {})
+    for key, value in default_settings().items():
+        settings.setdefault(key, value)
+    data["schema"] = 3
+
+
+CONVERSIONS = {1: _from_1, 2: _from_2}
+
+
+def upgrade(data):
+    """Convert in place, one schema at a time, then fill what schema 3 expects."""
+    data.setdefault("schema", 1)
+    while data["schema"] < SCHEMA:
+        CONVERSIONS[data["schema"]](data)
+    for key, value in new_queue().items():
+        data.setdefault(key, value)
+    for key, value in default_settings().items():
+        data["settings"].setdefault(key, value)
+    for job in data["jobs"]:
+        t = job.get("created") or now_ms()
+        for key, value in (("id", new_id()), ("scope", {}), ("series", None), ("attempts", 0),
+                           ("stalls", 0), ("created", t), ("updated", t), ("notBefore", None),
+                           ("checkpoint", None), ("done", []), ("error", None)):
+            job.setdefault(key, value)
+    for entry in data["series"]:
+        entry.setdefault("key", series_key(entry["source"], entry["id"]))
+
+
+def save(q):
+    """Make the last change durable now."""
+    q.touch()
+    return q.flush()
+
+
+def new_id():
+    return "j" + secrets.token_hex(6)
+
+
+def series_key(source, series_id):
+    return hashlib.sha1(f"{source}\0{series_id}".encode()).hexdigest()[:12]
+
+
+# Jobs
+
+def find(q, job_id):
+    return next((j for j in q.data["jobs"] if j["id"] == job_id), None)
+
+
+def add_job(q, kind, source, series=None, chapters=None, info=None, lang=None):
+    """Queue a job, or return the queued/running one it duplicates (chapters are merged into it).
+
+    -> (job, created)
+    """
+    assert kind in KINDS
+    with q.lock:
+        for job in q.data["jobs"]:
+            if (job["kind"], job["source"], job["series"]) == (kind, source, series) and job["state"] in ACTIVE:
+                if kind == "chapters":
+                    _merge_chapters(job, chapters or [], info or {})
+                    job["updated"] = now_ms()
+                    save(q)
+                return job, False
+        t = now_ms()
+        job = {"id": new_id(), "kind": kind, "source": source, "series": series, "scope": {},
+               "state": "queued", "attempts": 0, "stalls": 0, "created": t, "updated": t,
+               "notBefore": None, "checkpoint": None, "done": [], "error": None}
+        if kind == "chapters":
+            job["scope"] = {"chapters": [], "info": {}}
+            _merge_chapters(job, chapters or [], info or {})
+        elif lang:
+            job["scope"] = {"lang": lang}
+        q.data["jobs"].append(job)
+        prune(q)
+        save(q)
+        return job, True
+
+
+def _merge_chapters(job, chapters, info):
+    scope = job["scope"]
+    for chapter in chapters:
+        if chapter not in scope["chapters"]:
+            scope["chapters"].append(chapter)
+        if chapter in info:
+            scope["info"][chapter] = info[chapter]
+
+
+def next_job(q, now=None):
+    """The first queued job that may run now, or None (also None while paused)."""
+    now = now or now_ms()
+    with q.lock:
+        if q.data["settings"]["paused"]:
+            return None
+        for job in q.data["jobs"]:
+            if job["state"] == "queued" and (job["notBefore"] or 0) <= now:
+                return job
+    return None
+
+
+def next_wake(q):
+    """ms time of the earliest parked job, for the status screen."""
+    with q.lock:
+        times = [j["notBefore"] for j in q.data["jobs"] if j["state"] == "queued" and j["notBefore"]]
+    return min(times) if times else None
+
+
+def set_state(q, job, state, **changes):
+    with q.lock:
+        job["state"] = state
+        job.update(changes)
+        job["updated"] = now_ms()
+        save(q)
+
+
+def failed_attempt(q, job, message, retry, delays):
+    """After a failed attempt: back off and queue again, or fail with the error kept."""
+    with q.lock:
+        job["attempts"] += 1
+        if retry and job["attempts"] <= len(delays):
+            wait = delays[job["attempts"] - 1]
+            set_state(q, job, "queued", error=message, notBefore=now_ms() + int(wait * 1000))
+        else:
+            set_state(q, job, "failed", error=message, notBefore=None)
+
+
+def retry(q, job_id):
+    with q.lock:
+        job = _get(q, job_id)
+        if job["state"] == "running":
+            raise ValueError("the job is running")
+        set_state(q, job, "queued", attempts=0, stalls=0, notBefore=None, error=None)
+        return job
+
+
+def cancel(q, job_id):
+    """Cancel a job; a running one stops at its next page boundary (the worker checks)."""
+    with q.lock:
+        job = _get(q, job_id)
+        if job["state"] in ACTIVE:
+            set_state(q, job, "cancelled", notBefore=None)
+        return job
+
+
+def move(q, job_id, to):
+    """Reorder: put the job at index `to` of the job list (clamped), or "top"/"up"/"down"."""
+    with q.lock:
+        jobs = q.data["jobs"]
+        job = _get(q, job_id)
+        index = jobs.index(job)
+        target = {"top": 0, "up": index - 1, "down": index + 1}.get(to, to)
+        if not isinstance(target, int) or isinstance(target, bool):
+            raise ValueError("to must be a position, 'top', 'up' or 'down'")
+        jobs.remove(job)
+        jobs.insert(max(0, min(target, len(jobs))), job)
+        save(q)
+        return job
+
+
+def _get(q, job_id):
+    job = find(q, job_id)
+    if job is None:
+        raise LookupError(f"no job {job_id}")
+    return job
+
+
+def checkpoint(q, job, chapter, page, staging):
+    with q.lock:
+        job["checkpoint"] = {"chapter": chapter, "page": page, "staging": staging}
+        job["updated"] = now_ms()
+        save(q)
+
+
+def chapter_done(q, job, chapter):
+    with q.lock:
+        if chapter not in job["done"]:
+            job["done"].append(chapter)
+        job["checkpoint"] = None
+        job["updated"] = now_ms()
+        save(q)
+
+
+def record_publication(q, job, manga, chapter, folder):
+    """revision += 1, a `published` entry and the chapter marked done, in one durable save.
+
+    -> the new revision.
+    """
+    with q.lock:
+        q.data["revision"] += 1
+        rev = q.data["revision"]
+        q.data["published"].append({"rev": rev, "manga": manga, "chapter": folder, "t": now_ms()})
+        del q.data["published"][:-PUBLISHED_KEEP]
+        chapter_done(q, job, chapter)
+        return rev
+
+
+def prune(q):
+    """Keep the last FINISHED_KEEP finished jobs; active ones always stay."""
+    with q.lock:
+        jobs = q.data["jobs"]
+        finished = [j for j in jobs if j["state"] in FINISHED]
+        if len(finished) > FINISHED_KEEP:
+            drop = {j["id"] for j in sorted(finished, key=lambda j: j["updated"])[:-FINISHED_KEEP]}
+            jobs[:] = [j for j in jobs if j["id"] not in drop]
+
+
+# Series subscriptions
+
+def find_series(q, source, series_id):
+    key = series_key(source, series_id)
+    return next((s for s in q.data["series"] if s["key"] == key), None)
+
+
+def upsert_series(q, source, series_id, manga, lang, info):
+    with q.lock:
+        entry = find_series(q, source, series_id)
+        if entry is None:
+            entry = {"key": series_key(source, series_id), "source": source, "id": series_id,
+                     "auto": True, "lastCheck": None}
+            q.data["series"].append(entry)
+        entry.update(manga=manga, lang=lang, info=info)
+        save(q)
+        return entry
+
+
+def update_series(q, key, auto=None, lang=None):
+    with q.lock:
+        entry = next((s for s in q.data["series"] if s["key"] == key), None)
+        if entry is None:
+            raise LookupError(f"no series {key}")
+        if auto is not None:
+            entry["auto"] = auto
+        if lang is not None:
+            entry["lang"] = lang
+        save(q)
+        return entry
+
+
+def series_checked(q, entry):
+    with q.lock:
+        entry["lastCheck"] = now_ms()
+        save(q)
+
+
+# Settings
+
+def update_settings(q, changes, source_floor):
+    """Apply admin changes; ValueError names the bad field. `source_floor(key)` -> min pace or None."""
+    with q.lock:
+        current = q.data["settings"]
+        new = {"paused": current["paused"], "pace": dict(current["pace"]), "updates": dict(current["updates"])}
+        for key, value in (changes.get("pace") or {}).items():
+            floor = source_floor(key)
+            if floor is None:
+                raise ValueError(f"pace: unknown source {key!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 3600:
+                raise ValueError(f"pace.{key} must be seconds from 0 to 3600")
+            new["pace"][key] = max(float(value), floor)
+        updates = changes.get("updates") or {}
+        if "enabled" in updates:
+            if not isinstance(updates["enabled"], bool):
+                raise ValueError("updates.enabled must be true or false")
+            new["updates"]["enabled"] = updates["enabled"]
+        if "at" in updates:
+            if not isinstance(updates["at"], str) or not _AT.match(updates["at"]):
+                raise ValueError("updates.at must be a time like 03:30")
+            new["updates"]["at"] = updates["at"]
+        q.data["settings"] = new
+        save(q)
+        return new
+
+
+def set_paused(q, paused):
+    with q.lock:
+        q.data["settings"]["paused"] = paused
+        save(q)
+
+
+def discover_due(q, local_now):
+    """True once a day, after the configured time: the nightly discover run (recorded here).
+
+    A new queue starts counting from now, so the first run is the next one at that time.
+    """
+    with q.lock:
+        updates = q.data["settings"]["updates"]
+        if not updates["enabled"]:
+            return False
+        if updates["lastRun"] is None:
+            updates["lastRun"] = int(local_now.timestamp() * 1000)
+            save(q)
+            return False
+        hour, minute = map(int, updates["at"].split(":"))
+        slot = local_now.replace(hour=hour, minute=minute, second=0, microsecond=0)
+        if local_now < slot or (updates["lastRun"] or 0) >= slot.timestamp() * 1000:
+            return False
+        updates["lastRun"] = int(local_now.timestamp() * 1000)
+        save(q)
+        return True

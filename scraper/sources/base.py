@@ -1,0 +1,85 @@
+"""The source contract: descriptors in, descriptors out; the daemon does everything else.
+
+A source module describes a site. It gets a transport (`http`) from the daemon and returns the
+dataclasses below. It never writes files, never touches the queue, never sleeps or retries, and
+never opens its own connections: pacing, timeouts, size limits, redirects, address checks and
+retries live in the transport (scraper/http.py). The daemon fetches pages, verifies them as
+images, stages, checkpoints and publishes.
+
+Network sources (transport = "http") get a `SourceHttp`: `http.get(url, headers=None)` returns a
+Response (`.status`, `.headers`, `.body`, `.json()`); non-2xx answers raise. The folder source
+(transport = "local") gets a `LocalReader` instead (scraper/localfiles.py): read-only listing
+and reading of files under SCRAPER_IMPORT_ROOTS, with the same size limits. Page bytes are
+always fetched by the daemon through `transport.fetch_page(page)`, never by the source.
+"""
+from dataclasses import dataclass, field
+
+from ..errors import InvalidInput
+
+
+@dataclass(frozen=True)
+class SeriesInfo:
+    id: str                          # stable id at the source (a UUID, a path); never a display name
+    title: str
+    authors: tuple = ()
+    artists: tuple = ()
+    description: str = ""
+    cover_url: str | None = None
+    direction: str | None = None     # rtl | ltr | ttb
+    status: str | None = None        # ongoing | completed | hiatus | cancelled
+    language: str | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class ChapterInfo:
+    id: str                          # stable id at the source
+    number: str | None               # kept as a string: "3.10" is not "3.1"; None = a oneshot
+    title: str = ""
+    volume: str | None = None
+    group: str = ""                  # scanlation group; the folder's [bracket] (else the source name)
+    language: str = ""
+    published: str | None = None     # ISO date
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    url: str
+    headers: dict = field(default_factory=dict)
+    expected_type: str | None = None  # a hint only: the stored type comes from the bytes
+
+
+class Source:
+    key = ""                 # module key, in queue.json and chapter.json
+    name = ""                # display name, and the folder bracket when a chapter has no group
+    pace = 1.0               # minimum seconds between requests; the admin may raise it, not lower it
+    transport = "http"       # "http" or "local"
+    private_hosts = ()       # "host:port" this source may reach although it is a private address
+    languages = ("en",)
+
+    def check_id(self, http, series_id):
+        """The series id as given by an admin, checked (no request); raise InvalidInput if it cannot be one."""
+        if not isinstance(series_id, str) or not series_id.strip() or len(series_id) > 1000:
+            raise InvalidInput("series id must be a non-empty string")
+        return series_id.strip()
+
+    def search(self, http, query):
+        """-> list[SeriesInfo]"""
+        raise NotImplementedError
+
+    def series(self, http, series_id):
+        """-> SeriesInfo"""
+        raise NotImplementedError
+
+    def chapters(self, http, series_id, lang):
+        """-> list[ChapterInfo], all chapters in that language"""
+        raise NotImplementedError
+
+    def pages(self, http, chapter_id):
+        """-> list[PageInfo], in reading order"""
+        raise NotImplementedError
+
+    def describe(self):
+        return {"key": self.key, "name": self.name, "pace": self.pace, "transport": self.transport,
+                "languages": list(self.languages)}

@@ -1,0 +1,106 @@
+"""Import a folder on the server into the library: a folder of images, of chapter folders, or of
+CBZ/ZIP archives.
+
+The series id is the folder's absolute path (inside SCRAPER_IMPORT_ROOTS). Its chapters are:
+each sub-folder holding images, each archive, and the images standing in the folder itself (one
+chapter). Chapter numbers come from the names (`c0002`, `Ch. 2.5`, `Chapter 12`, `Vol 1 Ch 3`,
+else the first number in the name); chapters without one follow the highest number. Ids are
+absolute paths, so importing the same folder again queues only what is new.
+
+Like every source it returns descriptors only: its transport is a LocalReader that reads under
+the import roots; the daemon verifies every page as an image and publishes through staging.
+"""
+import re
+from pathlib import Path
+
+from ..errors import InvalidInput
+from ..localfiles import file_url, zip_url
+from . import register
+from .base import ChapterInfo, PageInfo, SeriesInfo, Source
+
+_CHAPTER = re.compile(r"(?:^|[\s_.\-\[(])(?:c|ch|chap|chapter|#)[\s_.]*(\d+(?:\.\d+)?)", re.IGNORECASE)
+_FIRST_NUMBER = re.compile(r"(\d+(?:\.\d+)?)")
+_SEPARATORS = " _-.–—:"
+
+
+def natural_key(name):
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)] + [name]
+
+
+def parse_chapter_name(name):
+    """'Chapter 12.5 - The End' -> ('12.5', 'The End'); ('', name) when no number is found."""
+    stem = Path(name).stem if Path(name).suffix.lower() in (".cbz", ".zip") else name
+    match = _CHAPTER.search(stem) or _FIRST_NUMBER.search(stem)
+    if not match:
+        return "", stem.strip(_SEPARATORS)
+    title = stem[match.end():].strip(_SEPARATORS)
+    title = re.sub(r"\[[^\]]*\]\s*$", "", title).strip(_SEPARATORS)
+    whole, dot, part = match.group(1).partition(".")
+    return (whole.lstrip("0") or "0") + dot + part, title
+
+
+class FolderSource(Source):
+    key = "folder"
+    name = "Import"
+    pace = 0.0
+    transport = "local"
+    languages = ("",)
+
+    def check_id(self, reader, series_id):
+        path = reader.resolve(super().check_id(reader, series_id))
+        if not path.is_dir():
+            raise InvalidInput(f"{series_id} is not a folder")
+        return str(path)
+
+    def search(self, reader, query):
+        """Folders (two levels deep) under the import roots whose name contains the query."""
+        query = (query or "").strip().lower()
+        found = []
+        for root in reader.roots:
+            if not root.is_dir():
+                continue
+            for name, kind in sorted(reader.list_dir(str(root)), key=lambda e: natural_key(e[0])):
+                if kind != "dir":
+                    continue
+                path = root / name
+                if query in name.lower():
+                    found.append(SeriesInfo(id=str(path), title=name, url=str(path)))
+                if query:
+                    found += [SeriesInfo(id=str(path / sub), title=sub, url=str(path / sub))
+                              for sub, k in reader.list_dir(str(path)) if k == "dir" and query in sub.lower()]
+        return found[:100]
+
+    def series(self, reader, series_id):
+        path = Path(self.check_id(reader, series_id))
+        return SeriesInfo(id=str(path), title=path.name, url=str(path))
+
+    def chapters(self, reader, series_id, lang):
+        path = Path(self.check_id(reader, series_id))
+        entries = sorted(reader.list_dir(str(path)), key=lambda e: natural_key(e[0]))
+        parsed = []
+        for name, kind in entries:
+            if kind == "archive" or (kind == "dir" and any(k == "image" for _, k in reader.list_dir(str(path / name)))):
+                parsed.append((str(path / name), *parse_chapter_name(name)))
+        if any(kind == "image" for _, kind in entries):
+            # Loose images in the series folder: one chapter of their own, titled after the folder.
+            parsed.append((str(path), "", path.name if parsed else ""))
+        # Chapters without a number in their name come after the highest numbered one.
+        highest = max((int(float(number)) for _, number, _ in parsed if number), default=0)
+        found = []
+        for chapter_id, number, title in parsed:
+            if not number:
+                highest += 1
+                number = str(highest)
+            found.append(ChapterInfo(id=chapter_id, number=number, title=title, language=lang or ""))
+        return found
+
+    def pages(self, reader, chapter_id):
+        path = reader.resolve(chapter_id)
+        if path.is_dir():
+            names = [n for n, kind in reader.list_dir(str(path)) if kind == "image"]
+            return [PageInfo(url=file_url(path / n)) for n in sorted(names, key=natural_key)]
+        names = reader.archive_images(str(path))
+        return [PageInfo(url=zip_url(path, n)) for n in sorted(names, key=natural_key)]
+
+
+register(FolderSource())

@@ -1,0 +1,31 @@
+"""The admin Scraper screen: one server-rendered page per tab; settings-scraper.js loads the data
+through the admin proxy, so the page renders even when the daemon is down."""
+from django.conf import settings
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+
+from reader.auth import page
+from reader.settings_nav import nav_context
+
+TABS = [
+    ("queue", "Queue"),
+    ("series", "Series"),
+    ("sources", "Sources & search"),
+    ("schedule", "Schedule & pacing"),
+    ("history", "History"),
+]
+
+
+@page(auth="admin")
+def scraper_home(request):
+    return HttpResponseRedirect(reverse("mc-admin-scraper", args=["queue"]))
+
+
+@page(auth="admin")
+def scraper_tab(request, tab):
+    if tab not in dict(TABS):
+        raise Http404("no such tab")
+    payload = {"tab": tab, "importRoots": [str(p) for p in settings.SCRAPER_IMPORT_ROOTS]}
+    context = {"tabs": TABS, "tab": tab, "payload": payload, **nav_context(request, "admin", "scraper")}
+    return render(request, "scraper/admin.html", context)

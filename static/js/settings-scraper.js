@@ -1,0 +1,195 @@
+/* Admin Scraper screen: each tab loads its data from /api/admin/scraper/… (the reader's proxy to
+   the daemon). A 503 means the daemon is offline: the page says so and offers to try again. */
+"use strict";
+
+(function () {
+  const DATA = JSON.parse(document.getElementById("page-data").textContent);
+  const panel = document.getElementById("sc-panel");
+  const offline = document.getElementById("sc-offline");
+  const BASE = "api/admin/scraper/";
+  let timer = null;
+
+  const call = (path, body) => api(BASE + path, body);
+  const when = (ms) => (ms ? new Date(ms).toLocaleString() : "—");
+  const table = (head, rows) => h("table", { className: "sc-table" },
+    h("thead", null, h("tr", null, head.map((t) => h("th", null, t)))),
+    h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: head.length, className: "muted" }, "Nothing here."))));
+
+  function show(...nodes) {
+    panel.replaceChildren(...nodes);
+  }
+
+  async function guarded(fn) {
+    try {
+      await fn();
+      offline.hidden = true;
+    } catch (error) {
+      if (error.status === 503) {
+        offline.hidden = false;
+        show(h("p", { className: "muted" }, "Nothing to show while the scraper is offline."));
+        if (DATA.tab === "queue") timer = setTimeout(render, 5000);
+      } else {
+        toast(error.message, "error");
+      }
+    }
+  }
+
+  async function act(path, body, message, rerender = true) {
+    await guarded(async () => {
+      await call(path, body || {});
+      if (message) toast(message);
+      if (rerender) await render();
+    });
+  }
+
+  // Queue: live status, jobs with retry / cancel / reorder.
+
+  function statusLine(status) {
+    const parts = [h("strong", null, status.state), ` · revision ${status.revision} · ${status.queued} queued`];
+    if (status.job) {
+      const p = status.progress || {};
+      parts.push(h("span", { className: "sc-now" }, ` · ${status.job.kind} ${status.job.source} ${status.job.series || ""}`,
+        p.pages ? ` · chapter ${p.number || "?"}: page ${p.page} of ${p.pages}` : ""));
+      if (p.pages) parts.push(h("progress", { max: p.pages, value: p.page }));
+    }
+    if (status.waiting) parts.push(h("span", { className: "muted" }, ` · waiting: ${status.waiting.reason}` +
+      (status.waiting.until ? ` until ${new Date(status.waiting.until).toLocaleTimeString()}` : "")));
+    const toggle = status.paused
+      ? h("button", { type: "button", className: "primary", onclick: () => act("resume", {}, "Resumed") }, "Resume")
+      : h("button", { type: "button", onclick: () => act("pause", {}, "Paused at a page boundary") }, "Pause");
+    return h("div", { className: "sc-status" }, h("div", null, parts), toggle);
+  }
+
+  function jobRow(job, index, count) {
+    const actions = [];
+    if (job.state === "queued") {
+      if (index > 0) actions.push(h("button", { type: "button", title: "Move to the top", onclick: () => act(`jobs/${job.id}/move`, { to: "top" }) }, "⤒"));
+      if (index > 0) actions.push(h("button", { type: "button", title: "Move up", onclick: () => act(`jobs/${job.id}/move`, { to: "up" }) }, "↑"));
+      if (index < count - 1) actions.push(h("button", { type: "button", title: "Move down", onclick: () => act(`jobs/${job.id}/move`, { to: "down" }) }, "↓"));
+    }
+    if (job.state === "failed" || job.state === "cancelled") {
+      actions.push(h("button", { type: "button", onclick: () => act(`jobs/${job.id}/retry`, {}, "Queued again") }, "Retry"));
+    }
+    if (job.state === "queued" || job.state === "running") {
+      actions.push(h("button", {
+        type: "button", className: "danger",
+        onclick: () => { if (confirm(`Cancel this ${job.kind} job?`)) act(`jobs/${job.id}/cancel`, {}, "Cancelled"); },
+      }, "Cancel"));
+    }
+    const done = job.scope.chapters ? `${job.done.length} / ${job.scope.chapters}` : "";
+    return h("tr", { className: `sc-${job.state}` },
+      h("td", null, job.kind), h("td", null, job.source), h("td", { className: "sc-wrap" }, job.series || ""),
+      h("td", null, h("span", { className: `sc-state sc-state-${job.state}` }, job.state),
+        job.notBefore ? h("div", { className: "muted" }, `not before ${when(job.notBefore)}`) : null),
+      h("td", null, done), h("td", null, `${job.attempts}` + (job.stalls ? ` (stalls ${job.stalls})` : "")),
+      h("td", { className: "sc-wrap error" }, job.error || ""), h("td", { className: "sc-actions" }, actions));
+  }
+
+  let queueFilter = "active";
+
+  async function renderQueue() {
+    const [status, list] = await Promise.all([call("status"), call("jobs")]);
+    const filters = { active: ["queued", "running"], failed: ["failed"], done: ["done"], cancelled: ["cancelled"], all: null };
+    const jobs = list.jobs.filter((j) => !filters[queueFilter] || filters[queueFilter].includes(j.state));
+    const counts = Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, list.jobs.filter((j) => !v || v.includes(j.state)).length]));
+    const queued = jobs.filter((j) => j.state === "queued");
+    const side = h("ul", { className: "sc-filters" }, Object.keys(filters).map((key) => h("li", null,
+      h("button", { type: "button", className: key === queueFilter ? "link active" : "link",
+        onclick: () => { queueFilter = key; render(); } }, `${key} (${counts[key]})`))));
+    show(statusLine(status), h("div", { className: "sc-split" }, h("div", { className: "sc-main" },
+      table(["Kind", "Source", "Series", "State", "Chapters", "Attempts", "Error", ""],
+        jobs.map((job) => jobRow(job, queued.indexOf(job), queued.length)))), side));
+    timer = setTimeout(() => guarded(renderQueue), 2000);
+  }
+
+  // Series: subscriptions with auto-update on/off and "update now".
+
+  async function renderSeries() {
+    const { series } = await call("series");
+    show(table(["Manga", "Source", "Series id", "Language", "Auto-update", "Last check", ""], series.map((s) => h("tr", null,
+      h("td", null, s.manga), h("td", null, s.source), h("td", { className: "sc-wrap" }, s.id), h("td", null, s.lang || ""),
+      h("td", null, h("label", { className: "sc-check" }, h("input", {
+        type: "checkbox", checked: s.auto,
+        onchange: (e) => act(`series/${s.key}`, { auto: e.target.checked }, e.target.checked ? "Auto-update on" : "Auto-update off"),
+      }), s.auto ? "on" : "off")),
+      h("td", null, when(s.lastCheck)),
+      h("td", null, h("button", { type: "button", onclick: () => act("jobs", { kind: "update", source: s.source, series: s.id }, "Update queued") }, "Update now"))))));
+  }
+
+  // Sources & search: search a source and add a series; the folder source takes a path.
+
+  async function renderSources() {
+    const { sources } = await call("sources");
+    const select = h("select", { name: "source", "aria-label": "Source" }, sources.map((s) => h("option", { value: s.key }, s.name)));
+    const query = h("input", { type: "search", name: "q", placeholder: "Title", "aria-label": "Search" });
+    const results = h("div", { className: "sc-results" });
+    const search = async (event) => {
+      event.preventDefault();
+      results.replaceChildren(h("p", { className: "muted" }, "Searching…"));
+      await guarded(async () => {
+        const data = await call(`search?source=${encodeURIComponent(select.value)}&q=${encodeURIComponent(query.value)}`);
+        results.replaceChildren(table(["Title", "Id", ""], data.results.map((r) => h("tr", null,
+          h("td", null, r.title), h("td", { className: "sc-wrap muted" }, r.id),
+          h("td", null, h("button", { type: "button", onclick: () => act("series", { source: select.value, id: r.id }, `Adding ${r.title}`, false) }, "Add"))))));
+      });
+    };
+    const path = h("input", { type: "text", name: "path", placeholder: "/srv/import/Some Manga", "aria-label": "Folder path" });
+    const folder = sources.some((s) => s.key === "folder") ? h("form", { className: "card sc-form", onsubmit: (e) => {
+      e.preventDefault();
+      act("series", { source: "folder", id: path.value.trim() }, "Import queued", false);
+    } }, h("h2", null, "Import a folder on the server"),
+      h("p", { className: "muted" }, DATA.importRoots.length ? `Allowed under: ${DATA.importRoots.join(", ")}` : "Folder imports are off: set SCRAPER_IMPORT_ROOTS."),
+      h("label", null, "Path (a folder of images, of chapter folders, or of CBZ/ZIP files)", path),
+      h("button", { className: "primary", disabled: !DATA.importRoots.length }, "Import")) : null;
+    show(h("form", { className: "card sc-form", onsubmit: search }, h("h2", null, "Search a source"),
+      h("div", { className: "sc-row" }, select, query, h("button", { className: "primary" }, "Search"))), results, folder);
+  }
+
+  // Schedule & pacing.
+
+  async function renderSchedule() {
+    const [{ settings }, { sources }] = await Promise.all([call("settings"), call("sources")]);
+    const enabled = h("input", { type: "checkbox", name: "enabled", checked: settings.updates.enabled });
+    const at = h("input", { type: "time", name: "at", value: settings.updates.at, required: true });
+    const paces = sources.filter((s) => s.transport === "http").map((s) => ({
+      key: s.key, input: h("input", { type: "number", min: s.pace, max: 3600, step: 0.1, value: s.interval }), source: s,
+    }));
+    const save = (event) => {
+      event.preventDefault();
+      const pace = Object.fromEntries(paces.map((p) => [p.key, Number(p.input.value)]));
+      act("settings", { updates: { enabled: enabled.checked, at: at.value }, pace }, "Saved");
+    };
+    show(h("form", { className: "card sc-form", onsubmit: save },
+      h("h2", null, "Nightly updates"),
+      h("label", { className: "sc-check" }, enabled, "Check subscribed series with auto-update every night"),
+      h("label", null, "At (server time)", at),
+      h("p", { className: "muted" }, `Last run: ${when(settings.updates.lastRun)}`),
+      h("h2", null, "Pacing (seconds between requests)"),
+      paces.length ? paces.map((p) => h("label", null, `${p.source.name} (at least ${p.source.pace} s)`, p.input))
+        : h("p", { className: "muted" }, "No network sources are installed."),
+      h("div", { className: "sc-row" }, h("button", { className: "primary" }, "Save"),
+        h("button", { type: "button", onclick: () => act("jobs", { kind: "discover" }, "Update run queued") }, "Run updates now"))));
+  }
+
+  // History: published chapters and failures.
+
+  async function renderHistory() {
+    const { published, failed } = await call("history");
+    show(h("h2", null, "Published"), table(["Revision", "Manga", "Chapter folder", "When"], published.map((p) => h("tr", null,
+      h("td", null, String(p.rev)), h("td", null, p.manga), h("td", { className: "sc-wrap" }, p.chapter || ""), h("td", null, when(p.t))))),
+    h("h2", null, "Failures"), table(["Kind", "Source", "Series", "State", "Error", "When", ""], failed.map((j) => h("tr", null,
+      h("td", null, j.kind), h("td", null, j.source), h("td", { className: "sc-wrap" }, j.series || ""), h("td", null, j.state),
+      h("td", { className: "sc-wrap error" }, j.error || ""), h("td", null, when(j.updated)),
+      h("td", null, j.state === "failed" ? h("button", { type: "button", onclick: () => act(`jobs/${j.id}/retry`, {}, "Queued again") }, "Retry") : null)))));
+  }
+
+  const TABS = { queue: renderQueue, series: renderSeries, sources: renderSources, schedule: renderSchedule, history: renderHistory };
+
+  function render() {
+    clearTimeout(timer);
+    return guarded(TABS[DATA.tab]);
+  }
+
+  document.getElementById("sc-retry").addEventListener("click", render);
+  render();
+})();

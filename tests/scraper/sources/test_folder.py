@@ -1,0 +1,154 @@
+"""The folder source: folders of images, chapter folders and CBZ/ZIP archives, imported through
+the same staging and publication as any download; hostile archives and paths refused."""
+import io
+import os
+import zipfile
+
+import pytest
+from PIL import Image
+
+from scraper import queue
+from scraper.errors import InvalidInput
+from scraper.sources.folder import parse_chapter_name
+from tests.scraper.conftest import drain
+
+
+def png(shade=100):
+    out = io.BytesIO()
+    Image.new("RGB", (30, 45), (shade, shade, shade)).save(out, "PNG")
+    return out.getvalue()
+
+
+def jpeg():
+    out = io.BytesIO()
+    Image.new("RGB", (30, 45), (1, 2, 3)).save(out, "JPEG")
+    return out.getvalue()
+
+
+def cbz(path, members, compression=zipfile.ZIP_DEFLATED):
+    with zipfile.ZipFile(path, "w", compression) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+
+
+def import_folder(daemon, path):
+    job, _ = queue.add_job(daemon.queue, "add", "folder", str(path))
+    drain(daemon)
+    return job
+
+
+def chapters_job(daemon):
+    return next(j for j in daemon.queue.data["jobs"] if j["kind"] == "chapters")
+
+
+def contents(folder):
+    return sorted(os.listdir(folder))
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("c0002 Roots", ("2", "Roots")), ("Chapter 12.5 - The End", ("12.5", "The End")),
+    ("Vol 1 Ch 3 [Group]", ("3", "")), ("Ch.7", ("7", "")), ("#4 Four", ("4", "Four")),
+    ("Sky 12.cbz", ("12", "")), ("Prologue", ("", "Prologue")),
+])
+def test_it_reads_chapter_numbers_from_names(name, expected):
+    assert parse_chapter_name(name) == expected
+
+
+def test_it_imports_a_folder_of_chapter_folders(daemon, imports, library):
+    series = imports / "Star Field"
+    for chapter, pages in (("c0001 Start", 2), ("Chapter 2.5 - Mid", 1), ("Bonus art", 1)):
+        for n in range(pages):
+            (series / chapter).mkdir(parents=True, exist_ok=True)
+            (series / chapter / f"{n + 1}.png").write_bytes(png(n * 40))
+    (series / "c0001 Start" / "notes.txt").write_text("not a page")
+    (series / "empty").mkdir()
+    import_folder(daemon, series)
+    assert contents(library / "Star Field") == [
+        "c0001 Start [Import]", "c0002.5 Mid [Import]", "c0003 Bonus art [Import]", "manga.json"]
+    assert contents(library / "Star Field" / "c0001 Start [Import]") == ["001.png", "002.png", "chapter.json"]
+    assert daemon.queue.data["revision"] == 3
+
+
+def test_it_imports_archives_and_sets_extensions_from_the_bytes(daemon, imports, library):
+    series = imports / "Boxed"
+    series.mkdir()
+    cbz(series / "Vol 1 Ch 1.cbz", {"pages/10.jpg": png(1), "pages/2.jpg": jpeg(), "__MACOSX/._2.jpg": b"junk",
+                                      "ComicInfo.xml": b"<x/>", ".hidden.png": png(2)})
+    cbz(series / "Vol 1 Ch 2.zip", {"a.png": png(3)}, zipfile.ZIP_STORED)
+    import_folder(daemon, series)
+    assert contents(library / "Boxed" / "c0001 [Import]") == ["001.jpg", "002.png", "chapter.json"]
+    assert contents(library / "Boxed" / "c0002 [Import]") == ["001.png", "chapter.json"]
+
+
+def test_it_imports_loose_images_as_one_chapter_and_only_new_ones_again(daemon, imports, library):
+    series = imports / "Loose"
+    series.mkdir()
+    for n in range(3):
+        (series / f"page{n + 1}.png").write_bytes(png(n))
+    import_folder(daemon, series)
+    assert contents(library / "Loose") == ["c0001 [Import]", "manga.json"]
+    cbz(series / "ch 2.cbz", {"1.png": png(9)})
+    job, _ = queue.add_job(daemon.queue, "update", "folder", str(series))
+    drain(daemon)
+    assert contents(library / "Loose") == ["c0001 [Import]", "c0002 [Import]", "manga.json"]
+    assert daemon.queue.data["revision"] == 2
+
+
+def test_it_never_writes_archive_member_names_to_disk(daemon, imports, library, tmp_path):
+    series = imports / "Slip"
+    series.mkdir()
+    cbz(series / "c1.cbz", {"../../../evil.png": png(), "/abs/evil2.png": png(5)})
+    before = set(os.listdir(tmp_path))
+    import_folder(daemon, series)
+    assert set(os.listdir(tmp_path)) == before
+    # The member with ".." parts is skipped; the absolute one is read into memory and renamed.
+    assert contents(library / "Slip" / "c0001 [Import]") == ["001.png", "chapter.json"]
+
+
+def test_it_refuses_an_archive_bomb(daemon, imports, library):
+    series = imports / "Bomb"
+    series.mkdir()
+    cbz(series / "c1.cbz", {"1.png": png(), "2.png": b"\0" * 900_000})  # zeros compress ~1000:1
+    import_folder(daemon, series)
+    job = chapters_job(daemon)
+    assert job["state"] == "failed" and "archive bomb" in job["error"] and job["attempts"] == 1
+    assert not (library / "Bomb").exists()
+
+
+def test_it_refuses_an_archive_with_too_many_entries(daemon, imports, library):
+    series = imports / "Many"
+    series.mkdir()
+    cbz(series / "c1.cbz", {f"{n}.txt": b"" for n in range(2001)})
+    import_folder(daemon, series)
+    assert "entries" in chapters_job(daemon)["error"] and not (library / "Many").exists()
+
+
+def test_it_refuses_a_non_image_named_like_one(daemon, imports, library):
+    series = imports / "Fake"
+    (series / "c1").mkdir(parents=True)
+    (series / "c1" / "1.png").write_bytes(png())
+    (series / "c1" / "2.jpg").write_bytes(b"<svg xmlns='http://www.w3.org/2000/svg'/>")
+    import_folder(daemon, series)
+    job = chapters_job(daemon)
+    assert job["state"] == "failed" and "page 2" in job["error"]
+    assert not (library / "Fake").exists()
+
+
+def test_it_refuses_paths_outside_the_import_roots(daemon, imports, tmp_path):
+    outside = tmp_path / "elsewhere"
+    (outside / "c1").mkdir(parents=True)
+    (outside / "c1" / "1.png").write_bytes(png())
+    (imports / "link").symlink_to(outside)
+    source = __import__("scraper.sources", fromlist=["get"]).get("folder")
+    for path in (str(outside), str(imports / "link"), str(imports / ".." / "elsewhere"), "relative/path", str(imports / "missing")):
+        with pytest.raises(InvalidInput):
+            source.check_id(daemon.local, path)
+
+
+def test_it_finds_folders_to_import_by_name(daemon, imports):
+    (imports / "Moon Garden").mkdir()
+    (imports / "Shelf" / "Moon Child").mkdir(parents=True)
+    (imports / "Other").mkdir()
+    source = __import__("scraper.sources", fromlist=["get"]).get("folder")
+    assert sorted(r.title for r in source.search(daemon.local, "moon")) == ["Moon Child", "Moon Garden"]
+    assert sorted(r.title for r in source.search(daemon.local, "")) == ["Moon Garden", "Other", "Shelf"]

@@ -1,0 +1,67 @@
+"""The admin Scraper screen: one URL per tab, admins only, and a clean "offline" state."""
+import pytest
+from playwright.sync_api import sync_playwright
+
+from scraper.views import TABS
+
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def test_it_renders_every_tab_for_admins(admin):
+    for key, label in TABS:
+        status, headers, body = admin.get(f"/settings/admin/scraper/{key}/")
+        assert status == 200
+        html = body.decode()
+        assert 'aria-current="page"' in html and label.replace("&", "&amp;") in html
+        assert "settings-scraper" in html and 'id="page-data"' in html
+    status, headers, _ = admin.get("/settings/admin/scraper/")
+    assert status == 302 and headers["Location"].endswith("/settings/admin/scraper/queue/")
+    assert admin.get("/settings/admin/scraper/nope/")[0] == 404
+
+
+def test_it_hides_the_screen_from_everyone_else(reader_user, guest):
+    assert reader_user.get("/settings/admin/scraper/queue/")[0] == 403
+    status, headers, _ = guest.get("/settings/admin/scraper/queue/")
+    assert status == 302 and "/login/?next=" in headers["Location"]
+
+
+@pytest.fixture
+def browser_page(server, admin):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        context = browser.new_context()
+        context.add_cookies([{"name": "sid", "value": admin.cookies["sid"], "url": server.url}])
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        yield page, server.url
+        browser.close()
+        assert errors == []
+
+
+def test_it_shows_scraper_offline_cleanly(browser_page):
+    page, url = browser_page
+    page.goto(url + "/settings/admin/scraper/queue/")
+    page.wait_for_selector("#sc-offline:not([hidden])")
+    assert "Scraper offline." in page.inner_text("#sc-offline")
+    assert page.locator("h1").inner_text() == "Scraper"
+
+
+def test_it_lists_queued_jobs_and_queues_a_search_result(browser_page, reader_daemon):
+    page, url = browser_page
+    reader_daemon.call("POST", "/pause", {})
+    reader_daemon.call("POST", "/jobs", {"kind": "update", "source": "fake", "series": "x"})
+    page.goto(url + "/settings/admin/scraper/queue/")
+    page.wait_for_selector(".sc-table td:has-text('update')")
+    assert "paused" in page.inner_text(".sc-status")
+    page.goto(url + "/settings/admin/scraper/sources/")
+    page.select_option("select[name=source]", "fake")
+    page.fill("input[name=q]", "moon")
+    page.click("button:has-text('Search')")
+    page.wait_for_selector("td:has-text('Moon Garden')")
+    page.click("button:has-text('Add')")
+    page.wait_for_selector(".toast")
+    jobs = reader_daemon.call("GET", "/jobs")[1]["jobs"]
+    assert [(j["kind"], j["series"]) for j in jobs] == [("update", "x"), ("add", "s1")]
+    assert page.locator("#sc-offline").is_hidden()
