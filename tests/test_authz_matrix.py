@@ -13,7 +13,8 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.conftest import PASSWORD
-from tests.reader.conftest import add_notes, wait_for_library
+from tests.support.pages import add_notes, wait_for_library
+from tests.support.server import Server, free_port
 
 MOON = "Moon%20Garden"
 NOTE = {"id": "matrix1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2", "text": "Moon Garden · Ch. 2", "read": False}
@@ -70,6 +71,13 @@ MATRIX = [
     (THUMB,                                   "GET",  f"/thumb/{MOON}",                      None,             401, 200, 200, 200),
     (THUMB,                                   "GET",  "/thumb/Invented",                     None,             401, 404, 404, 404),
     ("api/admin/rescan",                      "POST", "/api/admin/rescan",                   {"full": False},  401, 403, 403, 200),
+    # scraper/urls.py: the admin screen and the proxy to the daemon (not running here: 503)
+    ("settings/admin/scraper/",               "GET",  "/settings/admin/scraper/",            None,             302, 403, 403, 302),
+    ("settings/admin/scraper/<slug:tab>/",    "GET",  "/settings/admin/scraper/queue/",      None,             302, 403, 403, 200),
+    ("settings/admin/scraper/<slug:tab>/",    "GET",  "/settings/admin/scraper/nothing/",    None,             302, 403, 403, 404),
+    ("api/admin/scraper/<path:path>",         "GET",  "/api/admin/scraper/status",           None,             401, 403, 403, 503),
+    ("api/admin/scraper/<path:path>",         "POST", "/api/admin/scraper/jobs/x/cancel",    {},               401, 403, 403, 503),
+    ("api/admin/scraper/<path:path>",         "GET",  "/api/admin/scraper/no.such/route",    None,             401, 403, 403, 404),
 ]
 PERSONAS = ("anonymous", "user", "other", "admin")
 FRESH_SESSION = {"/api/logout"}  # rows that end the session they use run on a session of their own
@@ -91,6 +99,14 @@ def test_it_has_a_row_for_every_route():
     rows = {row[0] for row in MATRIX}
     assert sorted(routes - rows) == [], "routes without a row in MATRIX"
     assert sorted(rows - routes) == [], "rows in MATRIX for routes that do not exist"
+
+
+@pytest.fixture
+def server(data_dir, library_dir):
+    """A server whose scraper daemon is certainly not running (a closed port)."""
+    srv = Server(data_dir, library_dir, env={"SCRAPER_URL": f"http://127.0.0.1:{free_port()}"}).start()
+    yield srv
+    srv.stop()
 
 
 @pytest.fixture

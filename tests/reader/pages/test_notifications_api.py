@@ -1,5 +1,5 @@
 """GET /api/notifications and POST /api/notifications/read {id | all}: each user sees only their own."""
-from tests.reader.conftest import add_notes
+from tests.support.pages import add_notes
 
 NOTES = [
     {"id": "n1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2", "text": "Moon Garden · Ch. 2: Roots", "read": False},

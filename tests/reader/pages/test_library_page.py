@@ -5,7 +5,7 @@ import re
 import pytest
 
 from tests.conftest import PASSWORD, make_page
-from tests.reader.conftest import wait_for_library
+from tests.support.pages import add_notes, wait_for_library
 from tests.support.server import Server
 
 
@@ -85,8 +85,6 @@ def test_it_escapes_metadata_and_links_only_to_http(odd_server):
 
 
 def test_it_lists_notifications_and_marks_all_read_without_javascript(scanned, reader_user):
-    from tests.reader.conftest import add_notes
-
     add_notes(scanned, "reader", [{"id": "a", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2",
                                    "text": "Moon Garden · Ch. 2: Roots", "read": False}])
     html = _html(reader_user, "/notifications/")[1]

@@ -4,7 +4,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.reader.conftest import add_notes, new_user, sign_in
+from tests.support.pages import add_notes, fresh_reader, sign_in
 
 NOTE = {"id": "b1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2", "text": "Moon Garden · Ch. 2: Roots",
         "read": False}
@@ -16,12 +16,12 @@ def context(request):
 
 
 @pytest.fixture
-def user(demo_server):
-    return new_user(demo_server)
+def user(demo_site):
+    return fresh_reader(demo_site)
 
 
-def test_it_filters_sorts_and_keeps_both_in_the_address(demo_server, user, context):
-    page = sign_in(context, demo_server, user)
+def test_it_filters_sorts_and_keeps_both_in_the_address(demo_site, user, context):
+    page = sign_in(context, demo_site, user)
     tiles = page.locator("#grid .tile .title")
     expect(tiles).to_have_count(6)
     page.fill("input[name=q]", "moon")
@@ -37,8 +37,8 @@ def test_it_filters_sorts_and_keeps_both_in_the_address(demo_server, user, conte
     expect(tiles.first).to_have_text("Clockwork Fox")
 
 
-def test_it_opens_a_manga_votes_follows_marks_read_and_moves_through_history(demo_server, user, context):
-    page = sign_in(context, demo_server, user)
+def test_it_opens_a_manga_votes_follows_marks_read_and_moves_through_history(demo_site, user, context):
+    page = sign_in(context, demo_site, user)
     page.fill("input[name=q]", "moon")
     expect(page.locator("#grid .tile")).to_have_count(1)
     page.click("#grid .tile a")
@@ -74,8 +74,8 @@ def test_it_opens_a_manga_votes_follows_marks_read_and_moves_through_history(dem
     expect(page.locator("h1")).to_have_text("Moon Garden")
 
 
-def test_it_opens_settings_through_a_deep_link_and_comes_back(demo_server, user, context):
-    page = sign_in(context, demo_server, user, path="/settings/user/reading/")
+def test_it_opens_settings_through_a_deep_link_and_comes_back(demo_site, user, context):
+    page = sign_in(context, demo_site, user, path="/settings/user/reading/")
     expect(page.locator("h1")).to_have_text("Reading")
     page.click(".brand")
     expect(page.locator("#grid .tile")).to_have_count(6)
@@ -85,9 +85,9 @@ def test_it_opens_settings_through_a_deep_link_and_comes_back(demo_server, user,
     expect(page.locator("#grid .tile")).to_have_count(6)
 
 
-def test_it_shows_notifications_in_the_bell_and_marks_them_read(demo_server, user, context):
-    add_notes(demo_server, user, [NOTE, {**NOTE, "id": "b2", "c": "1/3", "text": "Moon Garden · Ch. 3"}])
-    page = sign_in(context, demo_server, user)
+def test_it_shows_notifications_in_the_bell_and_marks_them_read(demo_site, user, context):
+    add_notes(demo_site, user, [NOTE, {**NOTE, "id": "b2", "c": "1/3", "text": "Moon Garden · Ch. 3"}])
+    page = sign_in(context, demo_site, user)
     bell = page.locator(".bell")
     expect(bell.locator(".badge")).to_have_text("2")
     bell.click()

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import PASSWORD, make_page
-from tests.reader.conftest import sign_in, wait_for_library
+from tests.support.pages import sign_in, wait_for_library
 from tests.support.server import Server
 
 
