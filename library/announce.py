@@ -13,6 +13,7 @@ For each manga the scan added or changed:
 """
 import secrets
 
+from mangacircus.http import HttpError
 from reader import store
 
 from . import webhooks
@@ -78,3 +79,12 @@ def on_scan(current, report):
         url = targets[user].get("webhook")
         if isinstance(url, str) and url:
             webhooks.queue(user, url, targets[user].get("webhookFormat") or "ntfy", items)
+
+
+def send_test(user):
+    """Queue a sample delivery to the user's webhook (the test button in Settings → Notifications)."""
+    prefs = store.get_settings(user)
+    if not prefs.get("webhook"):
+        raise HttpError(400, "set a webhook URL first")
+    item = {"manga": "MangaCircus", "chapter": "0/0", "text": "MangaCircus · a test notification"}
+    webhooks.queue(user, prefs["webhook"], prefs.get("webhookFormat") or "ntfy", [item])

@@ -3,6 +3,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("reader.urls")),
+    path("", include("reader.read_urls")),
     path("", include("library.urls")),
     path("", include("catalog.urls")),
     path("", include("scraper.urls")),

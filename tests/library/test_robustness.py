@@ -1,36 +1,14 @@
 """A hostile library (reliability L1, L2, L4, L5): broken images, bombs, bad JSON, hostile names,
 links out of the tree and loops. The scan completes, reports each problem and keeps the rest."""
-import io
 import json
 import os
-import struct
-import zlib
 from urllib.parse import quote
 
 import pytest
-from PIL import Image
 
 from tests.library.conftest import make_page, scan
+from tests.library.images import bomb_png, jpeg_bytes, png_bytes
 from tests.support.server import Server
-
-
-def png_bytes(size=(40, 60)):
-    buf = io.BytesIO()
-    Image.new("RGB", size, (200, 10, 10)).save(buf, "PNG")
-    return buf.getvalue()
-
-
-def jpeg_bytes(size=(40, 60), **kw):
-    buf = io.BytesIO()
-    Image.new("RGB", size, (10, 200, 10)).save(buf, "JPEG", **kw)
-    return buf.getvalue()
-
-
-def bomb_png(w=100_000, h=100_000):
-    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
-    chunk = struct.pack(">I", 13) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
-    return b"\x89PNG\r\n\x1a\n" + chunk + struct.pack(">I", 0) + b"IEND" + struct.pack(">I", zlib.crc32(b"IEND"))
-
 
 BAD_NAME = os.fsdecode(b"c0009 bad \xff\xfe name")
 HOSTILE = ["<img src=x onerror=alert(1)>", '"><svg onload=alert(1)>', "Line\nBreak", "Evil ‮gnp.exe", "x" * 200]

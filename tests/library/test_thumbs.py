@@ -9,7 +9,7 @@ from PIL import Image
 
 from library import thumbs
 from tests.library.conftest import make_page, scan
-from tests.library.test_robustness import bomb_png
+from tests.library.images import bomb_png
 
 
 @pytest.fixture

@@ -1,0 +1,153 @@
+"""The chapter payload of the reader, and the checks behind saving a reading position.
+
+The payload (GET /api/chapter and the read/ page) joins the library index with the user's data:
+pages with sizes, tags and rotation; the direction; the ranked versions; the neighbours; the
+progress and the page to open at; every book and chapter for the chapter picker; the settings.
+All URLs in it are relative to the app root.
+"""
+from urllib.parse import quote
+
+from library import index as library_index
+from mangacircus.http import HttpError, field, text_field
+
+from . import progress, store, votes
+
+ROTATIONS = (0, 90, 180, 270)
+
+
+# ---- lookups and URLs ------------------------------------------------------------------------
+
+def find_chapter(manga_name, cid):
+    """(manga, chapter) from the current index, or HttpError 404."""
+    manga = library_index.current().get(manga_name)
+    if manga is None:
+        raise HttpError(404, f"there is no manga {manga_name!r}")
+    chapter = manga.chapter(cid)
+    if chapter is None or not chapter.versions:
+        raise HttpError(404, f"{manga.title} has no chapter {cid!r}")
+    return manga, chapter
+
+
+def find_version(chapter, name):
+    for version in chapter.versions:
+        if version.name == name:
+            return version
+    raise HttpError(404, f"chapter {chapter.id} has no version {name!r}")
+
+
+def _q(text):
+    return quote(str(text), safe="")
+
+
+def manga_url(manga):
+    return f"manga/{_q(manga.name)}/"
+
+
+def reader_url(manga, chapter, version_name=None):
+    url = f"read/{_q(manga.name)}/{_q(chapter.book)}/{_q(chapter.key)}/"
+    return f"{url}?v={_q(version_name)}" if version_name else url
+
+
+def image_url(version, page):
+    path = f"{str(version.path).replace(chr(92), '/').strip('/')}/{page.file}"
+    return "lib/" + quote(path, safe="/")
+
+
+# ---- the payload -------------------------------------------------------------------------------
+
+def start_page(entry, version, count):
+    """Where to open: the saved page for the same version, mapped proportionally for another
+    one, and the start for a finished chapter or none read yet."""
+    if not entry or entry.get("done") or count <= 0:
+        return 0
+    page, pages = entry.get("p", 0), entry.get("n", 0)
+    if not isinstance(page, int) or not isinstance(pages, int):
+        return 0
+    if entry.get("v") == version.name:
+        return min(max(page, 0), count - 1)
+    return progress.map_page(page, pages, count)
+
+
+def _page(version, page):
+    rotation = page.rotation if page.rotation in ROTATIONS else 0
+    return {"u": image_url(version, page), "w": page.w, "h": page.h, "t": list(page.tags), "r": rotation}
+
+
+def _neighbour(manga, chapter):
+    if chapter is None:
+        return None
+    return {"id": chapter.id, "title": chapter.title, "url": reader_url(manga, chapter)}
+
+
+def _books(manga, done):
+    return [{
+        "key": book.key, "title": book.title, "extra": bool(book.extra),
+        "chapters": [{"id": c.id, "key": c.key, "title": c.title, "read": c.id in done,
+                      "url": reader_url(manga, c)} for c in book.chapters],
+    } for book in manga.books]
+
+
+def chapter_payload(user, manga_name, cid, version_name=None):
+    """The chapter payload for `user`; HttpError 404 for an unknown manga, chapter or version.
+    Without a version name the top-ranked version is shown (seed §6.4)."""
+    manga, chapter = find_chapter(manga_name, cid)
+    ranked = votes.ranked_versions(manga.name, chapter, user)
+    version = find_version(chapter, version_name if version_name else ranked[0]["name"])
+    pages = [_page(version, page) for page in version.pages()]
+    entry = progress.chapter_progress(user, manga.name, chapter.id)
+    order = manga.chapters()
+    at = next(i for i, c in enumerate(order) if c.id == chapter.id)
+    read = {cid for cid, e in progress.manga_progress(user, manga.name).items() if e.get("done")}
+    return {
+        "manga": {"name": manga.name, "title": manga.title},
+        "chapter": {"id": chapter.id, "book": chapter.book, "key": chapter.key, "title": chapter.title},
+        "version": version.name,
+        "direction": version.direction,
+        "pages": pages,
+        "versions": ranked,
+        "prev": _neighbour(manga, order[at - 1] if at > 0 else None),
+        "next": _neighbour(manga, order[at + 1] if at + 1 < len(order) else None),
+        "progress": entry,
+        "start": start_page(entry, version, len(pages)),
+        "books": _books(manga, read),
+        "settings": store.get_settings(user),
+        "manga_url": manga_url(manga),
+    }
+
+
+def mark_notes_read(user, manga_name, cid):
+    """Opening a chapter marks that chapter's notifications read."""
+    with store.db.lock:
+        changed = False
+        for note in store.db.data["notes"].get(user, []):
+            if isinstance(note, dict) and note.get("m") == manga_name and note.get("c") == cid and not note.get("read"):
+                note["read"] = True
+                changed = True
+        if changed:
+            store.db.touch()
+    return changed
+
+
+# ---- saving a position ----------------------------------------------------------------------------
+
+def save_position(user, data):
+    """Validate a POST /api/progress body against the index and save it.
+
+    m, c, v name an existing manga, chapter and version (404 otherwise); p is a page index in
+    0..n-1, n the version's page count; done true/false; shift a list of page indices of the
+    chapter (the first pages of Book-mode runs that start with a lone page).
+    """
+    manga_name, cid, version_name = text_field(data, "m"), text_field(data, "c"), text_field(data, "v")
+    page, pages = field(data, "p", int), field(data, "n", int)
+    done = field(data, "done", bool, required=False, default=False)
+    shift = field(data, "shift", list, required=False, default=[])
+    manga, chapter = find_chapter(manga_name, cid)
+    version = find_version(chapter, version_name)
+    if pages != version.page_count:
+        raise HttpError(400, f"n must be the version's page count ({version.page_count})")
+    if not 0 <= page < pages:
+        raise HttpError(400, f"p must be a page index from 0 to {pages - 1}")
+    if len(shift) > pages or any(isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < pages for i in shift):
+        raise HttpError(400, f"shift must be a list of page indices from 0 to {pages - 1}")
+    return progress.save(user, manga.name, chapter.id, version=version.name, page=page, pages=pages,
+                         done=done, shift=sorted(set(shift)))

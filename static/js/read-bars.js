@@ -1,0 +1,194 @@
+/* Reader bars (seed §7.2 "Bars"): the top bar with the chapter and version pickers, the bottom
+ * bar with the page slider, modes, ⇄ Shift and zoom, the one-time hint and the end card.
+ *
+ * Bars are shown on open and hidden on the first page turn or after 100 px of scrolling. They
+ * are never shown by scrolling, only by a tap beside the pages or in the middle of a page (or m).
+ */
+(function () {
+  "use strict";
+  const MCR = (window.MCR = window.MCR || {});
+
+  const HIDE_AFTER_SCROLL = 100;
+  const HINT_MS = 4000;
+  const MODES = [["flow", "Flow"], ["page", "Page"], ["book", "Book"]];
+
+  let R = null;
+  let el = {};
+  let shown = false;
+  let scrollBase = 0;
+  let hintTimer = 0;
+
+  /** "Ch. 2.5 · Interlude", "Extra 1 · Summer Sketches" */
+  function chapterLabel(key, title) {
+    const name = key.charAt(0) === "x" ? "Extra " + key.slice(1) : "Ch. " + key;
+    return title ? name + " · " + title : name;
+  }
+
+  function keyOf(id) {
+    return id.slice(id.indexOf("/") + 1);
+  }
+
+  function bookLabel(book) {
+    if (book.key === "0") return "";
+    const name = book.key.charAt(0) === "x" ? "Extras " + book.key.slice(1) : "Book " + book.key;
+    return book.title ? name + " · " + book.title : name;
+  }
+
+  function currentUrl() {
+    for (const book of R.data.books) {
+      for (const c of book.chapters) if (c.id === R.data.chapter.id) return c.url;
+    }
+    return location.pathname.slice(ROOT.length);
+  }
+
+  function chapterPicker() {
+    const groups = R.data.books.map((book) => {
+      const options = book.chapters.map((c) => h("option", { value: c.url, selected: c.id === R.data.chapter.id },
+        (c.read ? "✓ " : "\u2003") + chapterLabel(c.key || keyOf(c.id), c.title)));
+      const label = bookLabel(book);
+      return label ? h("optgroup", { label }, options) : options;
+    });
+    return h("select", {
+      className: "rd-chapters", "aria-label": "Chapter",
+      onchange: (e) => (location.href = ROOT + e.target.value),
+    }, groups);
+  }
+
+  function versionLabel(v) {
+    const score = v.score ? " · " + (v.score > 0 ? "+" : "") + v.score : "";
+    return (v.source || v.title || v.name) + " · " + v.pages + " p" + score;
+  }
+
+  function versionPicker() {
+    if (R.data.versions.length < 2) return null;
+    const pick = (e) => (location.href = ROOT + currentUrl() + "?v=" + encodeURIComponent(e.target.value));
+    return h("select", { className: "rd-versions", "aria-label": "Version", onchange: pick },
+      R.data.versions.map((v) => h("option", { value: v.name, selected: v.name === R.data.version }, versionLabel(v))));
+  }
+
+  /** ‹ or ›: a link to the neighbour chapter, or a dimmed placeholder keeping the bar's layout. */
+  function chapterLink(target, label, className) {
+    if (!target) return h("span", { className: className + " rd-disabled", "aria-hidden": "true" }, label);
+    const name = chapterLabel(keyOf(target.id), target.title);
+    return h("a", { className: "button " + className, href: ROOT + target.url, title: name,
+      "aria-label": (className === "rd-prev" ? "Previous: " : "Next: ") + name }, label);
+  }
+
+  function build(reader) {
+    R = reader;
+    const d = R.data;
+    el.top = h("header", { className: "rd-bar rd-top" },
+      h("a", { className: "button rd-back", href: ROOT + d.manga_url, title: d.manga.title,
+        "aria-label": "Back to " + d.manga.title }, "←"),
+      h("div", { className: "rd-title" },
+        h("span", { className: "rd-manga" }, d.manga.title), chapterPicker()),
+      versionPicker());
+    el.count = h("span", { className: "rd-count" });
+    el.slider = h("input", {
+      type: "range", className: "rd-slider", "aria-label": "Page", min: 1, max: Math.max(1, R.list.length), step: 1,
+      dir: R.dir === "rtl" ? "rtl" : "ltr", // the slider runs the way the pages do
+      oninput: (e) => (el.count.textContent = e.target.value + " / " + R.list.length),
+      onchange: (e) => R.goTo(+e.target.value - 1),
+    });
+    el.modes = MODES.map(([mode, label]) => h("button", { type: "button", className: "rd-mode", "data-mode": mode,
+      onclick: () => R.setMode(mode, true) }, label));
+    el.shift = h("button", { type: "button", className: "rd-shift", "aria-label": "Shift pairing",
+      title: "Shift: pair this run of pages the other way", onclick: () => R.toggleShift() },
+      "⇄", h("span", { className: "rd-wide-only" }, " Shift"));
+    el.zoom = h("button", { type: "button", className: "rd-zoom", title: "Zoom (click for 100 %)",
+      onclick: () => R.zoomTo(1) });
+    el.bottom = h("footer", { className: "rd-bar rd-bottom" },
+      h("div", { className: "rd-row" }, el.count, el.slider),
+      h("div", { className: "rd-row" },
+        chapterLink(d.prev, "‹", "rd-prev"),
+        h("div", { className: "rd-modes", role: "group", "aria-label": "Mode" }, el.modes),
+        el.shift, el.zoom,
+        chapterLink(d.next, "›", "rd-next")));
+    el.hint = h("div", { className: "rd-hint", role: "status" });
+    R.root.append(el.top, el.bottom, el.hint);
+    R.endCard = endCard();
+  }
+
+  function endCard() {
+    const d = R.data;
+    const here = chapterLabel(d.chapter.key, d.chapter.title);
+    return h("section", { className: "rd-end" },
+      h("p", { className: "rd-end-done" }, "End of " + here),
+      d.next ? h("a", { className: "button primary rd-end-next", href: ROOT + d.next.url },
+        "Next: " + chapterLabel(keyOf(d.next.id), d.next.title))
+        : h("p", { className: "muted" }, "This is the last chapter for now."),
+      h("a", { className: "rd-end-back", href: ROOT + d.manga_url }, "Back to " + d.manga.title));
+  }
+
+  /** Refresh what depends on the position, mode and zoom. */
+  function update() {
+    const n = R.list.length;
+    const atEnd = R.cur >= n;
+    let label = "End";
+    if (!atEnd) {
+      const pages = R.mode === "book" ? R.spreads[MCR.layout.spreadOf(R.spreads, R.cur)].pages : [R.cur];
+      label = pages.length > 1 ? pages[0] + 1 + "–" + (pages[1] + 1) : String(pages[0] + 1);
+    }
+    el.count.textContent = label + " / " + n;
+    el.slider.value = String(Math.min(R.cur, n - 1) + 1);
+    el.modes.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.mode === R.mode)));
+    const spread = R.mode === "book" && !atEnd ? R.spreads[MCR.layout.spreadOf(R.spreads, R.cur)] : null;
+    el.shift.hidden = R.mode !== "book";
+    el.shift.disabled = !spread || spread.run === null || spread.runLength < 2;
+    el.shift.setAttribute("aria-pressed", String(!!spread && spread.run !== null && R.shift.has(spread.run)));
+    el.zoom.textContent = Math.round(R.zoom * 100) + " %";
+  }
+
+  function setShown(on) {
+    shown = on;
+    R.root.classList.toggle("rd-bars-on", on);
+  }
+
+  /** Show: also stops a running smooth scroll, so that scroll cannot hide the bars right away. */
+  function show() {
+    const s = R.scroller;
+    s.scrollTo({ left: s.scrollLeft, top: s.scrollTop, behavior: "auto" });
+    scrollBase = s.scrollTop;
+    el.hint.classList.remove("rd-hint-on"); // the hint is about getting here: done
+    setShown(true);
+  }
+
+  /** Hide; an automatic hide (page turn, scrolling) shows the hint once per device and family. */
+  function hide(auto) {
+    if (!shown) return;
+    setShown(false);
+    if (auto) hintOnce();
+  }
+
+  function toggle() {
+    if (shown) hide(false);
+    else show();
+  }
+
+  function scrolled(top) {
+    if (shown && Math.abs(top - scrollBase) > HIDE_AFTER_SCROLL) hide(true);
+  }
+
+  function hintOnce() {
+    const family = R.mode === "flow" ? "flow" : "paged";
+    const key = "mc.reader.hint." + family;
+    try {
+      if (localStorage.getItem(key)) return;
+      localStorage.setItem(key, "1");
+    } catch (e) {
+      return; // storage refused: better no hint than a hint every time
+    }
+    const touch = matchMedia("(pointer: coarse)").matches;
+    el.hint.textContent = touch ? "Tap the middle of the page to bring the menu back"
+      : "Click the middle of the page or press M to bring the menu back";
+    el.hint.classList.add("rd-hint-on");
+    clearTimeout(hintTimer);
+    hintTimer = setTimeout(() => el.hint.classList.remove("rd-hint-on"), HINT_MS);
+  }
+
+  MCR.bars = {
+    build, update, show, hide, toggle, scrolled,
+    get shown() { return shown; },
+    get hinting() { return el.hint.classList.contains("rd-hint-on"); },
+  };
+})();

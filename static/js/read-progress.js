@@ -1,0 +1,77 @@
+/* Reader progress and reading preferences (seed §7.2 "Progress", "Zoom persistence").
+ *
+ * The position is saved 700 ms after it settles and on pagehide (a fetch with keepalive). It
+ * stores the page index in the full page list, so hiding extras or covers never corrupts it.
+ * Zoom is saved per mode key (flow, page, book, strip) 800 ms after the last change. lastMode is
+ * written only when the user clicks a mode, never on an automatic switch.
+ */
+(function () {
+  "use strict";
+  const MCR = (window.MCR = window.MCR || {});
+
+  const SAVE_DELAY = 700;
+  const ZOOM_DELAY = 800;
+
+  let saveTimer = 0;
+  let zoomTimer = 0;
+  let pendingZoom = null;
+  let lastSent = "";
+
+  function body(R) {
+    return {
+      m: R.data.manga.name, c: R.data.chapter.id, v: R.data.version,
+      p: R.pageIndex(), n: R.data.pages.length, done: R.done,
+      shift: Array.from(R.shift).sort((a, b) => a - b),
+    };
+  }
+
+  /** The position changed: save once it has been still for 700 ms. */
+  function changed(R) {
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => save(R, false), SAVE_DELAY);
+  }
+
+  function save(R, leaving) {
+    clearTimeout(saveTimer);
+    saveTimer = 0;
+    const data = body(R);
+    const key = JSON.stringify(data);
+    if (key === lastSent) return Promise.resolve();
+    lastSent = key;
+    return api("api/progress", data, leaving ? { keepalive: true } : undefined).catch((error) => {
+      lastSent = "";
+      if (!leaving && error.status !== 401) toast("Reading position not saved: " + error.message, "error");
+    });
+  }
+
+  function zoomChanged(R) {
+    const z = Math.round(R.zoom * 10000) / 10000;
+    R.settings.zoom[R.zoomKey] = z;
+    pendingZoom = Object.assign(pendingZoom || {}, { [R.zoomKey]: z });
+    clearTimeout(zoomTimer);
+    zoomTimer = setTimeout(() => saveZoom(false), ZOOM_DELAY);
+  }
+
+  function saveZoom(leaving) {
+    clearTimeout(zoomTimer);
+    if (!pendingZoom) return;
+    const zoom = pendingZoom;
+    pendingZoom = null;
+    api("api/settings", { zoom }, leaving ? { keepalive: true } : undefined).catch(() => {});
+  }
+
+  /** Only a click on a mode button records the user's intended mode. */
+  function modeChosen(R, mode) {
+    R.settings.lastMode = mode;
+    api("api/settings", { lastMode: mode }).catch((error) => toast("Mode not saved: " + error.message, "error"));
+  }
+
+  function init(R) {
+    window.addEventListener("pagehide", () => {
+      save(R, true);
+      saveZoom(true);
+    });
+  }
+
+  MCR.progress = { init, changed, save, zoomChanged, modeChosen };
+})();

@@ -1,0 +1,324 @@
+/* The reader (seed §7.2): bootstrap, state, mode resolution, page turns and zoom.
+ *
+ * The chapter payload is embedded in the page ("chapter-data"). The helpers live in
+ * read-layout.js (build → layout → place, pairing), read-loading.js, read-input.js,
+ * read-progress.js and read-bars.js; they share the state object R built here.
+ * window.mcReader is a small read-only view of that state for tests and debugging.
+ */
+(function () {
+  "use strict";
+  const MCR = window.MCR;
+  const layout = MCR.layout;
+  const loading = MCR.loading;
+  const progress = MCR.progress;
+  const bars = MCR.bars;
+
+  const ZOOM_MIN = 0.2;
+  const ZOOM_MAX = 6;
+  const SNAP = 0.01; // within ±1 % of 100 % is 100 %
+
+  /**
+   * intended   = startMode == "last" ? lastMode : startMode
+   * compatible = direction == "ttb" ? [flow] : [flow, page, book]
+   * mode       = adapt && intended ∉ compatible ? compatible[0] : intended
+   */
+  function resolveMode(settings, direction) {
+    let intended = settings.startMode === "last" ? settings.lastMode : settings.startMode;
+    if (["flow", "page", "book"].indexOf(intended) < 0) intended = "page";
+    const compatible = direction === "ttb" ? ["flow"] : ["flow", "page", "book"];
+    return settings.adapt && compatible.indexOf(intended) < 0 ? compatible[0] : intended;
+  }
+
+  function shownPages(all, settings) {
+    const list = all.filter((p) => !(settings.skipExtras && p.t.indexOf("extra") >= 0)
+      && !(settings.skipCovers && p.t.indexOf("cover") >= 0));
+    return list.length ? list : all; // never hide a whole chapter
+  }
+
+  const data = JSON.parse(document.getElementById("chapter-data").textContent);
+  const settings = data.settings;
+  settings.zoom = settings.zoom || {};
+  const root = document.getElementById("reader");
+  // No pull-to-refresh or swipe-back navigation while reading: swipes turn pages here.
+  document.documentElement.style.overscrollBehavior = "none";
+  const canvas = h("div", { className: "rd-canvas" });
+  const scroller = h("div", { className: "rd-scroller", tabindex: "-1" }, canvas);
+  root.appendChild(scroller);
+
+  const all = data.pages.map((p, i) => ({ i, u: p.u, w: p.w, h: p.h, t: p.t || [], r: p.r || 0, el: null }));
+  const list = shownPages(all, settings);
+  const sameVersion = data.progress && data.progress.v === data.version;
+
+  const R = {
+    data, settings, root, scroller, canvas, list,
+    dir: data.direction,
+    mode: resolveMode(settings, data.direction),
+    zoom: 1, zoomKey: "page", strip: false,
+    cur: 0, spreads: [], boxes: [], end: null, endCard: null,
+    viewport: { w: 0, h: 0 }, canvasSize: { w: 0, h: 0 },
+    shift: new Set(sameVersion ? data.progress.shift || [] : []),
+    done: !!(data.progress && data.progress.done),
+    anchor: null,
+  };
+
+  const startAt = list.findIndex((p) => p.i >= (data.start || 0));
+  R.cur = startAt < 0 ? list.length - 1 : startAt;
+
+  R.pageIndex = () => list[Math.min(R.cur, list.length - 1)].i;
+
+  // ---- modes --------------------------------------------------------------------------------------
+
+  function applyMode(mode) {
+    R.mode = mode;
+    R.strip = mode === "flow" && R.dir === "ttb";
+    R.zoomKey = R.strip ? "strip" : mode;
+    R.zoom = clampZoom(+settings.zoom[R.zoomKey] || 1);
+    R.spreads = layout.pair(list, R.shift);
+    root.dataset.mode = mode;
+    root.classList.toggle("rd-strip", R.strip);
+  }
+
+  function setMode(mode, clicked) {
+    if (clicked) progress.modeChosen(R, mode);
+    if (mode === R.mode) return;
+    const at = Math.min(R.cur, list.length - 1);
+    loading.stopFlow();
+    list.forEach((p) => (p.el = null));
+    applyMode(mode);
+    R.cur = mode === "book" ? firstOfSpread(at) : at;
+    open();
+  }
+
+  function firstOfSpread(pos) {
+    const s = R.spreads[layout.spreadOf(R.spreads, pos)];
+    return s ? s.pages[0] : pos;
+  }
+
+  /** Build the mode's elements and lay them out at R.cur. */
+  function open() {
+    layout.build(R);
+    if (R.mode === "flow") {
+      layout.render(R);
+      const box = R.boxes[R.cur];
+      R.scroller.scrollTop = box ? box.y : 0;
+      loading.observeFlow(R);
+      trackFlow();
+    } else {
+      showCurrent();
+    }
+    bars.update();
+  }
+
+  // ---- paged: page turns -----------------------------------------------------------------------------
+
+  function showCurrent() {
+    layout.build(R);
+    layout.render(R);
+    const s = R.scroller;
+    s.scrollTop = 0;
+    s.scrollLeft = R.dir === "rtl" ? s.scrollWidth : 0; // a zoomed page starts at its reading corner
+    const lastSpread = R.mode === "book" && layout.spreadOf(R.spreads, R.cur) >= R.spreads.length - 1;
+    if (R.cur >= list.length - 1 || lastSpread) R.done = true; // the last page has been on screen
+    keepAnchor();
+    bars.update();
+    progress.changed(R);
+    return loading.shown(R);
+  }
+
+  function turn(delta) {
+    if (R.mode === "flow") return flowStep(delta);
+    let pos;
+    if (R.cur >= list.length) {
+      if (delta > 0) return nextChapter();
+      pos = R.mode === "book" ? R.spreads[R.spreads.length - 1].pages[0] : list.length - 1;
+    } else if (R.mode === "book") {
+      const s = layout.spreadOf(R.spreads, R.cur) + delta;
+      if (s < 0) return bars.show();
+      pos = s >= R.spreads.length ? list.length : R.spreads[s].pages[0];
+    } else {
+      pos = R.cur + delta;
+      if (pos < 0) return bars.show();
+    }
+    goTo(pos);
+  }
+
+  function goTo(pos) {
+    pos = Math.max(0, Math.min(pos, list.length));
+    if (R.mode === "flow") {
+      const box = R.boxes[Math.min(pos, list.length - 1)];
+      R.scroller.scrollTop = box.y;
+      return;
+    }
+    if (R.mode === "book" && pos < list.length) pos = firstOfSpread(pos);
+    performance.mark("mc-turn-start");
+    R.cur = pos;
+    bars.hide(true);
+    showCurrent().then(() => afterPaint(() => performance.measure("mc-turn", "mc-turn-start")));
+  }
+
+  function nextChapter() {
+    if (data.next) {
+      R.done = true;
+      progress.save(R, true);
+      location.href = ROOT + data.next.url;
+    } else {
+      bars.show();
+    }
+  }
+
+  function toggleShift() {
+    const spread = R.spreads[layout.spreadOf(R.spreads, R.cur)];
+    if (!spread || spread.run === null) return;
+    if (R.shift.has(spread.run)) R.shift.delete(spread.run);
+    else R.shift.add(spread.run);
+    const at = R.cur;
+    R.spreads = layout.pair(list, R.shift);
+    R.cur = firstOfSpread(at);
+    showCurrent();
+  }
+
+  // ---- flow -------------------------------------------------------------------------------------------
+
+  /** Next/previous page top, at most 90 % of a screen (85 % in a webtoon); at the bottom → next chapter. */
+  function flowStep(delta) {
+    const s = R.scroller;
+    const top = s.scrollTop;
+    const cap = (R.strip ? 0.85 : 0.9) * R.viewport.h;
+    const tops = R.boxes.map((b) => b.y).concat(R.end ? [R.end.y] : []);
+    let target;
+    if (delta > 0) {
+      if (top + R.viewport.h >= s.scrollHeight - 2) return nextChapter();
+      const next = tops.find((y) => y > top + 1);
+      target = Math.min(next === undefined ? Infinity : next, top + cap);
+    } else {
+      const before = tops.filter((y) => y < top - 1);
+      target = Math.max(before.length ? before[before.length - 1] : 0, top - cap);
+    }
+    s.scrollTo({ top: target, behavior: "smooth" });
+  }
+
+  /** The page at the top of the screen is the current one. */
+  function trackFlow() {
+    const top = R.scroller.scrollTop + 1;
+    let pos = R.boxes.findIndex((b) => b.y + b.h > top);
+    if (pos < 0) pos = list.length - 1;
+    const last = R.boxes[R.boxes.length - 1];
+    if (last && R.scroller.scrollTop + R.viewport.h >= last.y + last.h - 2) R.done = true;
+    if (pos !== R.cur) {
+      R.cur = pos;
+      bars.update();
+    }
+    progress.changed(R);
+  }
+
+  // ---- zoom and anchoring ----------------------------------------------------------------------------
+
+  function clampZoom(z) {
+    z = Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, z));
+    return Math.abs(z - 1) <= SNAP ? 1 : z;
+  }
+
+  /** Zoom so that the page point under (x, y) stays there (or `a`, anchored earlier, goes there). */
+  function zoomAt(z, x, y, a) {
+    z = clampZoom(z);
+    if (z === R.zoom) return;
+    const anchor = a || layout.anchor(R, x, y);
+    R.zoom = z;
+    layout.render(R, anchor, x, y);
+    keepAnchor();
+    bars.update();
+    progress.zoomChanged(R);
+  }
+
+  function zoomTo(z) {
+    zoomAt(z, R.viewport.w / 2, R.viewport.h / 2);
+  }
+
+  /** The reading position to keep through a resize: the top of the screen in Flow, else its centre. */
+  function keepAnchor() {
+    R.anchor = layout.anchor(R, R.viewport.w / 2, R.mode === "flow" ? 0 : R.viewport.h / 2);
+  }
+
+  function resized() {
+    const s = R.scroller;
+    if (s.clientWidth === R.viewport.w && s.clientHeight === R.viewport.h) return false;
+    const a = R.anchor;
+    const flow = R.mode === "flow";
+    layout.render(R, a, s.clientWidth / 2, flow ? 0 : s.clientHeight / 2);
+    keepAnchor();
+    return true;
+  }
+
+  function sizeLearned() {
+    const a = R.anchor;
+    R.spreads = layout.pair(list, R.shift);
+    if (R.mode === "book" && R.cur < list.length) {
+      R.cur = firstOfSpread(R.cur);
+      layout.build(R);
+    }
+    layout.render(R, a, R.viewport.w / 2, R.mode === "flow" ? 0 : R.viewport.h / 2);
+    keepAnchor();
+    bars.update();
+  }
+
+  // ---- scrolling --------------------------------------------------------------------------------------
+
+  let scrollFrame = 0;
+  function onScroll() {
+    if (scrollFrame) return;
+    scrollFrame = requestAnimationFrame(() => {
+      scrollFrame = 0;
+      if (resized()) return; // the viewport changed under us: keep the position first
+      keepAnchor();
+      bars.scrolled(R.scroller.scrollTop);
+      if (R.mode === "flow") trackFlow();
+    });
+  }
+
+  // ---- timing ------------------------------------------------------------------------------------------
+
+  function afterPaint(fn) {
+    requestAnimationFrame(() => setTimeout(fn, 0));
+  }
+
+  const marked = {};
+  R.painted = (name) => {
+    if (marked[name]) return;
+    marked[name] = true;
+    afterPaint(() => performance.mark("mc-" + name));
+  };
+
+  // ---- start ------------------------------------------------------------------------------------------
+
+  Object.assign(R, { turn, goTo, setMode, toggleShift, flowStep, zoomAt, zoomTo, sizeLearned, nextChapter });
+
+  applyMode(R.mode);
+  if (R.mode === "book") R.cur = firstOfSpread(R.cur);
+  bars.build(R);
+  MCR.input.init(R);
+  progress.init(R);
+  scroller.addEventListener("scroll", onScroll, { passive: true });
+  window.addEventListener("resize", () => resized());
+  open();
+  bars.show();
+  scroller.focus({ preventScroll: true });
+
+  window.mcReader = Object.freeze({
+    get mode() { return R.mode; },
+    get zoomKey() { return R.zoomKey; },
+    get zoom() { return R.zoom; },
+    get page() { return R.cur < list.length ? list[R.cur].i : -1; },
+    get atEnd() { return R.mode !== "flow" && R.cur >= list.length; },
+    get shown() { return list.map((p) => p.i); },
+    get boxes() { return R.boxes.map((b) => ({ i: list[b.li].i, x: b.x, y: b.y, w: b.w, h: b.h })); },
+    get viewport() { return Object.assign({}, R.viewport); },
+    get canvas() { return Object.assign({}, R.canvasSize); },
+    get scroll() { return { x: R.scroller.scrollLeft, y: R.scroller.scrollTop }; },
+    get spreads() { return R.spreads.map((s) => s.pages.map((li) => list[li].i)); },
+    get shift() { return Array.from(R.shift).sort((a, b) => a - b); },
+    get decoded() { return loading.decoded(); },
+    get bars() { return bars.shown; },
+    get hint() { return bars.hinting; },
+    get done() { return R.done; },
+  });
+})();
