@@ -60,15 +60,3 @@ def mark_read(user, which):
             store.db.touch()
         return changed
 
-
-def mark_chapter_read(user, manga, cid):
-    """Opening a chapter reads its notifications (seed §6.2, GET /api/chapter)."""
-    with store.db.lock:
-        changed = 0
-        for note in store.db.data["notes"].get(user, []):
-            if note.get("m") == manga and note.get("c") == cid and not note.get("read"):
-                note["read"] = True
-                changed += 1
-        if changed:
-            store.db.touch()
-        return changed

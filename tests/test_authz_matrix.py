@@ -20,6 +20,7 @@ MOON = "Moon%20Garden"
 NOTE = {"id": "matrix1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2", "text": "Moon Garden · Ch. 2", "read": False}
 CHAPTER = {"m": "Moon Garden", "c": "1/2"}
 VOTE = {**CHAPTER, "v": "c0002 Roots [Official]", "value": 1}
+PROGRESS = {**CHAPTER, "v": "c0002 Roots [Official]", "p": 1, "n": 2, "done": False, "shift": []}
 
 LIB = r"^lib(?:/(?P<rel>[\s\S]*))?$"
 THUMB = r"^thumb(?:/(?P<name>[\s\S]*))?$"
@@ -64,6 +65,13 @@ MATRIX = [
     ("api/admin/user",                        "POST", "/api/admin/user",                    {"name": "made", "password": PASSWORD}, 401, 403, 403, 200),
     ("api/admin/user/role",                   "POST", "/api/admin/user/role",               {"name": "nobody", "admin": True}, 401, 403, 403, 404),
     ("api/admin/user/delete",                 "POST", "/api/admin/user/delete",             {"name": "nobody"}, 401, 403, 403, 404),
+    # reader/read_urls.py: the reader page and its data
+    ("read/<str:manga>/<str:book>/<str:chapter>/", "GET", f"/read/{MOON}/1/2/",              None,             302, 200, 200, 200),
+    ("read/<str:manga>/<str:book>/<str:chapter>/", "GET", "/read/Invented/1/1/",             None,             302, 404, 404, 404),
+    ("api/chapter",                           "GET",  f"/api/chapter?m={MOON}&c=1/2",        None,             401, 200, 200, 200),
+    ("api/chapter",                           "GET",  f"/api/chapter?m={MOON}&c=9/9",        None,             401, 404, 404, 404),
+    ("api/progress",                          "POST", "/api/progress",                       PROGRESS,         401, 200, 200, 200),
+    ("api/progress",                          "POST", "/api/progress",                       {**PROGRESS, "m": "Invented"}, 401, 404, 404, 404),
     # library/urls.py: page images, cover thumbnails, "scan now"
     (LIB,                                     "GET",  f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png", None, 401, 200, 200, 200),
     (LIB,                                     "GET",  f"/lib/{MOON}/manga.json",             None,             401, 404, 404, 404),
