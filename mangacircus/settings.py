@@ -104,6 +104,10 @@ def _url(name, default):
 
 
 PORT = _int("PORT", 8080, 1, 65535)
+# The sub-path the app is served under behind a proxy ("" at the root); gunicorn reads it too.
+SCRIPT_NAME = _raw("SCRIPT_NAME", "").rstrip("/")
+if SCRIPT_NAME and (not SCRIPT_NAME.startswith("/") or "//" in SCRIPT_NAME):
+    raise ImproperlyConfigured(f"SCRIPT_NAME={SCRIPT_NAME!r}: expected a path such as /manga")
 DATA = Path(_raw("DATA", str(BASE_DIR / "data"))).resolve()
 _library = _raw("LIBRARY", "")
 LIBRARY = Path(_library).resolve() if _library else None
@@ -237,11 +241,15 @@ TIME_ZONE = env.str("TZ", default="UTC")
 USE_I18N = False
 USE_TZ = True
 
-STATIC_URL = "static/"
+# Static URLs carry the sub-path themselves: Django resolves a relative STATIC_URL once, at start,
+# before any request has set the script prefix. Whitenoise matches the path after the sub-path.
+STATIC_URL = f"{SCRIPT_NAME}/static/"
+WHITENOISE_STATIC_PREFIX = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(_raw("STATIC_ROOT", str(DATA / "static")))
 STORAGES = {"staticfiles": {"BACKEND": "mangacircus.staticstorage.StaticStorage"}}
 WHITENOISE_USE_FINDERS = True
+WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}  # "Add to home screen" wants this type
 
 LOGGING = {
     "version": 1,

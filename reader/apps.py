@@ -14,10 +14,13 @@ class ReaderConfig(AppConfig):
         JsonFile(settings.DATA / "db.json", validate=store._validate).close()
 
     def start_runtime(self):
-        from . import store
+        from library import service as library_service
+
+        from . import store, summaries
 
         store.open_db(settings.DATA / "db.json")
         store.prune_sessions()
+        library_service.on_scan(summaries.on_scan)
 
     def stop_runtime(self):
         from . import store

@@ -61,5 +61,10 @@ def page(auth="user"):
 
 
 def user_context(request):
+    """Every page: the account, the app root (links are root + an app-relative URL) and the bell's count."""
     account = getattr(request, "account", None)
-    return {"account": account, "signup_open": settings.SIGNUP == "open"}
+    return {
+        "account": account, "signup_open": settings.SIGNUP == "open",
+        "root": request.META.get("SCRIPT_NAME", "") + "/",
+        "unread_notes": store.unread_count(account["name"]) if account else 0,
+    }

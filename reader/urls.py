@@ -1,13 +1,16 @@
 from django.urls import path
 
-from . import admin_views, api_accounts, settings_views, views
+from . import admin_views, api_accounts, api_library, library_views, settings_views, views
 
 urlpatterns = [
     # Pages
-    path("", views.home, name="mc-home"),
+    path("", library_views.home, name="mc-home"),
     path("login/", views.login_page, name="mc-login"),
     path("signup/", views.signup_page, name="mc-signup"),
     path("logout/", views.logout_page, name="mc-logout"),
+    # Library & manga pages
+    path("manga/<str:name>/", library_views.manga, name="mc-manga"),
+    path("notifications/", library_views.notifications, name="mc-notifications"),
     # /settings/: the User and Admin workspaces
     path("settings/", settings_views.settings_home, name="mc-settings"),
     path("settings/user/profile/", settings_views.profile, name="mc-settings-profile"),
@@ -25,6 +28,15 @@ urlpatterns = [
     path("api/me", api_accounts.me),
     path("api/settings", api_accounts.update_settings),
     path("api/password", api_accounts.change_password),
+    # /api/: library, manga, read state, votes, follows, notifications
+    path("api/library", api_library.library),
+    path("api/manga", api_library.manga),
+    path("api/read", api_library.mark_read),
+    path("api/unread", api_library.unread),
+    path("api/vote", api_library.vote),
+    path("api/follow", api_library.follow),
+    path("api/notifications", api_library.notifications),
+    path("api/notifications/read", api_library.notifications_read),
     # /api/admin: users
     path("api/admin", api_accounts.admin_overview),
     path("api/admin/user", api_accounts.admin_user),

@@ -7,7 +7,7 @@ from mangacircus.clientip import client_ip
 from mangacircus.http import HttpError
 
 from . import accounts, store
-from .auth import clear_session_cookie, page, safe_next, set_session_cookie
+from .auth import clear_session_cookie, safe_next, set_session_cookie
 
 
 def _signed_in(request, token):
@@ -59,8 +59,3 @@ def logout_page(request):
     response = HttpResponseRedirect(request.META.get("SCRIPT_NAME", "") + "/login/")
     clear_session_cookie(response, request)
     return response
-
-
-@page()
-def home(request):
-    return render(request, "reader/home.html", {})

@@ -62,3 +62,85 @@ function toast(message, kind) {
   const item = box.appendChild(h("div", { className: "toast " + (kind || "") }, message));
   setTimeout(() => item.remove(), 4000);
 }
+
+/** "5 min ago", "3 h ago", "2 d ago", else the date. */
+function timeAgo(ms) {
+  const minutes = Math.round((Date.now() - ms) / 60000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return minutes + " min ago";
+  if (minutes < 48 * 60) return Math.round(minutes / 60) + " h ago";
+  if (minutes < 14 * 24 * 60) return Math.round(minutes / 1440) + " d ago";
+  return new Date(ms).toLocaleDateString();
+}
+
+/* The notification bell in the top bar: its link opens the full list without JavaScript; with it,
+   a dropdown of GET /api/notifications, where opening an item or "Mark all read" marks them read. */
+(function bell() {
+  const link = document.querySelector(".bell");
+  if (!link) return;
+  const box = link.parentElement;
+  let panel = null;
+
+  function setCount(unread) {
+    const badge = link.querySelector(".badge");
+    badge.textContent = unread > 99 ? "99+" : String(unread);
+    badge.hidden = !unread;
+    link.dataset.unread = unread;
+    link.setAttribute("aria-label", "Notifications, " + unread + " unread");
+  }
+
+  function close() {
+    if (!panel) return;
+    panel.remove();
+    panel = null;
+    link.setAttribute("aria-expanded", "false");
+  }
+
+  async function open(note) {
+    if (!note.read) await api("api/notifications/read", { id: note.id }).catch(() => null);
+    location.href = ROOT + note.url;
+  }
+
+  async function markAll() {
+    const result = await api("api/notifications/read", { all: true });
+    setCount(result.unread);
+    refresh();
+  }
+
+  function item(note) {
+    const text = note.url
+      ? h("a", { href: ROOT + note.url, onclick: (e) => { e.preventDefault(); open(note); } }, note.text)
+      : h("span", null, note.text);
+    return h("li", { className: note.read ? "note" : "note unread" }, text, h("span", { className: "when" }, timeAgo(note.t)));
+  }
+
+  function render(data) {
+    setCount(data.unread);
+    if (!panel) return;
+    const notes = data.notifications.slice(0, 30);
+    panel.replaceChildren(
+      h("div", { className: "bell-head" }, h("strong", null, "Notifications"),
+        data.unread ? h("button", { type: "button", className: "link mark-all", onclick: markAll }, "Mark all read") : null),
+      notes.length ? h("ul", { className: "notes" }, notes.map(item))
+        : h("p", { className: "muted" }, "Nothing yet. Follow a manga and new chapters will show up here."),
+      h("a", { className: "all", href: ROOT + "notifications/" }, "All notifications"));
+  }
+
+  async function refresh() {
+    try { render(await api("api/notifications")); } catch (e) { if (panel) panel.replaceChildren(h("p", { className: "error" }, e.message)); }
+  }
+
+  link.addEventListener("click", (e) => {
+    e.preventDefault();
+    if (panel) { close(); return; }
+    panel = box.appendChild(h("div", { className: "bell-panel", role: "dialog", "aria-label": "Notifications" },
+      h("p", { className: "muted" }, "Loading…")));
+    link.setAttribute("aria-expanded", "true");
+    refresh();
+  });
+  document.addEventListener("click", (e) => { if (panel && !box.contains(e.target)) close(); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && panel) { close(); link.focus(); } });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") api("api/notifications", undefined, { noRedirect: true }).then(render).catch(() => null);
+  });
+})();

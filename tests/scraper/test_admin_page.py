@@ -1,11 +1,7 @@
 """The admin Scraper screen: one URL per tab, admins only, and a clean "offline" state."""
 import pytest
-from playwright.sync_api import sync_playwright
 
 from scraper.views import TABS
-
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def test_it_renders_every_tab_for_admins(admin):
@@ -27,17 +23,14 @@ def test_it_hides_the_screen_from_everyone_else(reader_user, guest):
 
 
 @pytest.fixture
-def browser_page(server, admin):
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        context = browser.new_context()
-        context.add_cookies([{"name": "sid", "value": admin.cookies["sid"], "url": server.url}])
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        yield page, server.url
-        browser.close()
-        assert errors == []
+def browser_page(server, admin, desktop):
+    """A page in the shared browser (tests/conftest.py): a second Playwright in the same run fails."""
+    desktop.add_cookies([{"name": "sid", "value": admin.cookies["sid"], "url": server.url}])
+    page = desktop.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page, server.url
+    assert errors == []
 
 
 def test_it_shows_scraper_offline_cleanly(browser_page):

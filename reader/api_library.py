@@ -1,0 +1,115 @@
+"""JSON API of the library, manga, votes, read state, follows and notifications (seed §6.2).
+
+Every id is checked against the library index (unknown → 404) before anything is stored, and every
+field's type (wrong → 400 naming it). Users only reach their own progress, follows and notifications.
+"""
+import orjson
+from django.http import HttpResponse
+
+from mangacircus.http import HttpError, api, field, text_field
+
+from . import lookup, manga_detail, progress, shelf, social, store, votes
+
+
+def query_int(request, name, default, minimum=0, maximum=1_000_000):
+    raw = request.GET.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise HttpError(400, f"{name} must be a whole number") from None
+    if not minimum <= value <= maximum:
+        raise HttpError(400, f"{name} must be between {minimum} and {maximum}")
+    return value
+
+
+@api()
+def library(request):
+    sort = request.GET.get("sort") or "title"
+    if sort not in shelf.SORTS:
+        raise HttpError(400, f"sort must be one of {', '.join(shelf.SORTS)}")
+    q = request.GET.get("q", "")
+    if len(q) > 200:
+        raise HttpError(400, "q is longer than 200 characters")
+    data = shelf.library(request.account["name"], q=q, sort=sort, offset=query_int(request, "offset", 0),
+                         limit=query_int(request, "limit", None))
+    # The whole list of a large library is ~0.5 MB of JSON: orjson writes it 5x faster.
+    return HttpResponse(orjson.dumps(data), content_type="application/json")
+
+
+@api()
+def manga(request):
+    found = lookup.manga_or_404(_required_query(request, "m"))
+    return manga_detail.detail(request.account["name"], found)
+
+
+def _required_query(request, name):
+    value = request.GET.get(name)
+    if not value:
+        raise HttpError(400, f"{name} is required")
+    return value
+
+
+@api(methods=("POST",))
+def mark_read(request):
+    """Mark a chapter read without opening it (in its top-ranked version)."""
+    user = request.account["name"]
+    found, chapter = lookup.chapter_fields(request.data)
+    top = votes.ranked_versions(found.name, chapter, user)[0]
+    progress.mark_done(user, found.name, chapter.id, top["name"], top["pages"])
+    return manga_detail.chapter_state(user, found, chapter)
+
+
+@api(methods=("POST",))
+def unread(request):
+    """Mark a chapter unread: forget its progress."""
+    user = request.account["name"]
+    found, chapter = lookup.chapter_fields(request.data)
+    progress.forget(user, found.name, chapter.id)
+    return manga_detail.chapter_state(user, found, chapter)
+
+
+@api(methods=("POST",))
+def vote(request):
+    found, chapter = lookup.chapter_fields(request.data)
+    version = lookup.version_or_404(chapter, text_field(request.data, "v", max_length=1000))
+    value = field(request.data, "value", int)
+    if value not in (1, 0, -1):
+        raise HttpError(400, "value must be 1, -1 or 0")
+    user = request.account["name"]
+    votes.vote(user, found.name, chapter.id, version.name, value)
+    return {"versions": manga_detail.versions_of(user, found, chapter)}
+
+
+@api(methods=("POST",))
+def follow(request):
+    found = lookup.manga_field(request.data)
+    on = field(request.data, "on", bool)
+    return {"m": found.name, "following": social.follow(request.account["name"], found.name, on)}
+
+
+@api()
+def notifications(request):
+    index = lookup.current()
+    notes = social.notifications(request.account["name"])
+    for note in notes:
+        note["url"] = lookup.note_url(index, note)
+    return {"notifications": notes, "unread": sum(1 for n in notes if not n.get("read"))}
+
+
+@api(methods=("POST",))
+def notifications_read(request):
+    user = request.account["name"]
+    if "all" in request.data:
+        if field(request.data, "all", bool) is not True:
+            raise HttpError(400, "all must be true (or send id)")
+        changed = social.mark_read(user, social.ALL)
+    elif "id" in request.data:
+        note_id = text_field(request.data, "id", max_length=64)
+        changed = social.mark_read(user, note_id)
+        if changed is None:
+            raise HttpError(404, f"no notification with id {note_id}")
+    else:
+        raise HttpError(400, "id or all is required")
+    return {"marked": changed, "unread": store.unread_count(user)}

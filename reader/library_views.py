@@ -1,0 +1,72 @@
+"""Server-rendered pages: the library (/), a manga (/manga/<name>/) and the notifications list.
+
+Each page renders complete without JavaScript; its script (static/js/<page>.js) only enhances it
+through the JSON API, reading its start data from the json_script "page-data".
+"""
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
+
+from mangacircus.http import HttpError
+
+from . import lookup, manga_detail, shelf, social
+from .auth import page
+
+PAGE_SIZE = 120
+
+
+def _page_number(request):
+    try:
+        return max(1, min(10_000, int(request.GET.get("page", "1"))))
+    except ValueError:
+        return 1
+
+
+@page()
+def home(request):
+    q = request.GET.get("q", "")[:200].strip()
+    sort = request.GET.get("sort", "title")
+    sort = sort if sort in shelf.SORTS else "title"
+    number = _page_number(request)
+    data = shelf.library(request.account["name"], q=q, sort=sort, offset=(number - 1) * PAGE_SIZE,
+                         limit=PAGE_SIZE)
+    more = number * PAGE_SIZE < data["total"]
+    params = {k: v for k, v in (("q", q), ("sort", sort if sort != "title" else "")) if v}
+    return render(request, "reader/home.html", {
+        **data, "q": q, "sort": sort, "sorts": shelf.SORTS.items(), "page_number": number,
+        "next_query": urlencode({**params, "page": number + 1}) if more else None,
+        "page_data": {"q": q, "sort": sort, "pageSize": PAGE_SIZE, "shown": data["offset"] + len(data["manga"]),
+                      "total": data["total"]},
+    })
+
+
+@page()
+def manga(request, name):
+    try:
+        found = lookup.manga_or_404(name)
+    except HttpError as e:
+        raise Http404(e.message) from None
+    detail = manga_detail.detail(request.account["name"], found)
+    meta = detail["meta"]
+    return render(request, "reader/manga.html", {
+        "m": detail, "meta": meta,
+        "has_facts": any(meta[k] for k in ("authors", "artists", "status", "year")),
+        "page_data": {"m": found.name, "following": detail["following"]},
+    })
+
+
+@page()
+@require_http_methods(["GET", "POST"])
+def notifications(request):
+    """The full list (the bell's dropdown shows the same from the API); POST marks all read."""
+    user = request.account["name"]
+    if request.method == "POST":
+        social.mark_read(user, social.ALL)
+        return HttpResponseRedirect(request.path)
+    index = lookup.current()
+    notes = social.notifications(user)
+    for note in notes:
+        note["url"] = lookup.note_url(index, note)
+    return render(request, "reader/notifications.html", {"notes": notes})

@@ -1,0 +1,91 @@
+"""Ids from requests → objects of the current library index, or HttpError 404/400.
+
+Every id a user sends is checked here before anything is stored, so db.json only ever holds keys
+that name real manga, chapters and versions. Also the app-relative URLs of manga, chapters, covers.
+"""
+from urllib.parse import quote
+
+from library import index as library_index
+from mangacircus.http import HttpError, text_field
+
+
+def current():
+    return library_index.current()
+
+
+def manga_or_404(name, index=None):
+    manga = (index if index is not None else current()).get(name) if isinstance(name, str) else None
+    if manga is None:
+        raise HttpError(404, f"no manga named {name}" if isinstance(name, str) else "no such manga")
+    return manga
+
+
+def chapter_or_404(manga, cid):
+    chapter = manga.chapter(cid) if isinstance(cid, str) else None
+    if chapter is None:
+        raise HttpError(404, f"{manga.title} has no chapter {cid}")
+    return chapter
+
+
+def version_or_404(chapter, name):
+    version = next((v for v in chapter.versions if v.name == name), None)
+    if version is None:
+        raise HttpError(404, f"chapter {chapter.id} has no version {name}")
+    return version
+
+
+def manga_field(data, index=None):
+    """The manga named by field "m" (400 when missing or not a string, 404 when unknown)."""
+    return manga_or_404(text_field(data, "m", max_length=1000), index)
+
+
+def chapter_fields(data, index=None):
+    """(manga, chapter) named by fields "m" and "c"."""
+    manga = manga_field(data, index)
+    return manga, chapter_or_404(manga, text_field(data, "c", max_length=100))
+
+
+# URLs, relative to the app root (no leading slash), as in the chapter payload.
+
+def manga_url(name):
+    return f"manga/{quote(name, safe='')}/"
+
+
+def read_url(name, chapter, version=None):
+    url = f"read/{quote(name, safe='')}/{quote(chapter.book, safe='')}/{quote(chapter.key, safe='')}/"
+    return url + (f"?v={quote(version, safe='')}" if version else "")
+
+
+def note_url(index, note):
+    """Where a notification leads: its chapter, else its manga, else nowhere (both gone)."""
+    found = index.get(note.get("m"))
+    if found is None:
+        return None
+    chapter = found.chapter(note.get("c")) if isinstance(note.get("c"), str) else None
+    return read_url(found.name, chapter) if chapter else manga_url(found.name)
+
+
+def cover_url(manga):
+    """The manga's cover thumbnail (library/thumbs.py), or None when it has no cover at all."""
+    return f"thumb/{quote(manga.name, safe='')}" if manga.cover else None
+
+
+def chapter_label(chapter):
+    """ "Ch. 2", "Ch. 2.5", "Extra 1" — the number part of a chapter's name."""
+    if chapter.key.startswith("x"):
+        return f"Extra {chapter.key[1:]}"
+    return f"Ch. {chapter.key}"
+
+
+def chapter_name(chapter):
+    """ "Ch. 6: Frost" or "Ch. 6"."""
+    label = chapter_label(chapter)
+    return f"{label}: {chapter.title}" if chapter.title else label
+
+
+def book_heading(book):
+    """The heading of a book, or None for the implicit book "0" (shown without one)."""
+    if book.key == "0":
+        return None
+    number = f"Extras {book.key[1:]}" if book.extra else f"Book {book.key}"
+    return f"{number} · {book.title}" if book.title else number

@@ -1,0 +1,120 @@
+"""The library as one user sees it: filtered, sorted cards with read counts, and the
+continue-reading row. Built from the cached summaries plus the user's own progress and follows.
+"""
+from . import lookup, progress, social, store, summaries
+
+SORTS = {
+    "title": "Title",
+    "last": "Last read",
+    "added": "Recently added",
+    "unread": "Unread chapters",
+}
+CONTINUE_ROW = 12
+
+
+def continue_target(manga, entries):
+    """Where "Continue" leads in a manga, given the user's progress {chapter id: entry}.
+
+    The chapter read last, if it is not finished (resumed in the version that was read); else the
+    first unfinished chapter after it; with no progress, the first chapter. None when caught up.
+    """
+    chapters = manga.chapters()
+    if not chapters:
+        return None
+    known = {c.id: i for i, c in enumerate(chapters)}
+    read = [(e.get("t") or 0, known[cid], cid) for cid, e in entries.items() if cid in known]
+    if not read:
+        return _target(manga, chapters[0], "start", None)
+    _, position, cid = max(read)
+    entry = entries[cid]
+    if not entry.get("done"):
+        chapter = chapters[position]
+        version = entry.get("v") if any(v.name == entry.get("v") for v in chapter.versions) else None
+        target = _target(manga, chapter, "resume", version)
+        target["page"], target["pages"] = entry.get("p", 0), entry.get("n")
+        return target
+    for chapter in chapters[position + 1:]:
+        if not (entries.get(chapter.id) or {}).get("done"):
+            return _target(manga, chapter, "next", None)
+    return None
+
+
+def _target(manga, chapter, action, version):
+    return {"action": action, "id": chapter.id, "title": lookup.chapter_name(chapter),
+            "url": lookup.read_url(manga.name, chapter, version), "version": version}
+
+
+def _user_state(user, index):
+    """{manga: (read count, last read ms)} for the manga the user has progress in."""
+    by_name = summaries.by_name(index)
+    state = {}
+    for name, entries in progress.all_progress(user).items():
+        summary = by_name.get(name)
+        if summary is None:
+            continue
+        current = [e for cid, e in entries.items() if cid in summary.chapter_set]
+        if current:
+            state[name] = (sum(1 for e in current if e.get("done")), max(e.get("t") or 0 for e in current))
+    return state
+
+
+def _matches(summary, terms):
+    return all(term in summary.search for term in terms)
+
+
+def library(user, q="", sort="title", offset=0, limit=None):
+    """The user's library: {total, count, offset, manga: [card], continue: [item], unread}.
+
+    `total` counts the manga matching `q` (every word must appear in the title, folder name, alt
+    titles, authors or artists); `count` is the whole library; `manga` is the slice
+    [offset:offset+limit] in the chosen sort, titles breaking ties.
+    """
+    index = lookup.current()
+    ordered = summaries.ordered(index)
+    state = _user_state(user, index)
+    following = social.follows(user)
+    terms = q.casefold().split()
+    rows = [(pos, s) for pos, s in enumerate(ordered) if not terms or _matches(s, terms)]
+
+    def unread(s):
+        return len(s.chapter_ids) - state.get(s.name, (0, 0))[0]
+
+    if sort == "last":
+        rows.sort(key=lambda r: (-state.get(r[1].name, (0, -1))[1], r[0]))
+    elif sort == "added":
+        rows.sort(key=lambda r: (-r[1].added, r[0]))
+    elif sort == "unread":
+        rows.sort(key=lambda r: (-unread(r[1]), r[0]))
+    end = None if limit is None else offset + limit
+    cards = [_card(s, state.get(s.name), s.name in following) for _, s in rows[offset:end]]
+    return {
+        "total": len(rows), "count": len(ordered), "offset": offset, "manga": cards,
+        "continue": continue_row(user, index, state) if not terms and offset == 0 else [],
+        "unread": store.unread_count(user),
+    }
+
+
+def _card(summary, state, following):
+    read, last = state or (0, None)
+    return {
+        "name": summary.name, "title": summary.title, "url": summary.url, "cover": summary.cover,
+        "chapters": len(summary.chapter_ids), "read": read, "unread": len(summary.chapter_ids) - read,
+        "lastRead": last, "added": summary.added, "updated": summary.updated, "following": following,
+    }
+
+
+def continue_row(user, index, state):
+    """The manga read most recently that have something to continue, newest first."""
+    items = []
+    by_name = summaries.by_name(index)
+    for name, (_, last) in sorted(state.items(), key=lambda kv: -kv[1][1]):
+        manga = index.get(name)
+        target = continue_target(manga, progress.manga_progress(user, name)) if manga else None
+        if target is None:
+            continue
+        summary = by_name[name]
+        items.append({"name": name, "title": summary.title, "url": summary.url, "cover": summary.cover,
+                      "lastRead": last, "target": target})
+        if len(items) == CONTINUE_ROW:
+            break
+    return items

@@ -1,0 +1,83 @@
+/* The library page: filter and sort as you type (the form works without this too, through ?q=&sort=),
+   and "Show more" appending the next cards in place. */
+"use strict";
+
+(function library() {
+  const start = JSON.parse(document.getElementById("page-data").textContent);
+  const form = document.querySelector(".library-tools");
+  const grid = document.getElementById("grid");
+  const empty = document.getElementById("grid-empty");
+  const count = document.getElementById("library-count");
+  const continueRow = document.querySelector(".continue");
+  let shown = start.shown;
+  let total = start.total;
+  let latest = 0;
+  let timer = null;
+
+  form.querySelector(".apply").hidden = true;
+
+  function cover(m) {
+    return h("span", { className: "cover" },
+      m.cover ? h("img", { src: ROOT + m.cover, alt: "", loading: "lazy", width: 200, height: 300 }) : null,
+      m.unread ? h("span", { className: "unread-count", title: m.unread + " unread chapter" + (m.unread === 1 ? "" : "s") }, m.unread) : null);
+  }
+
+  function tile(m) {
+    const sub = [m.chapters + " chapter" + (m.chapters === 1 ? "" : "s")];
+    if (m.read) sub.push(m.unread ? m.read + " read" : "all read");
+    if (m.following) sub.push("following");
+    return h("li", { className: m.unread ? "tile" : "tile all-read" },
+      h("a", { href: ROOT + m.url }, cover(m), h("span", { className: "title" }, m.title),
+        h("span", { className: "sub" }, sub.join(" · "))));
+  }
+
+  function moreLink() {
+    let row = document.querySelector(".more-row");
+    if (shown >= total) { if (row) row.remove(); return; }
+    if (!row) {
+      row = h("p", { className: "more-row" }, h("a", { className: "button more", id: "more", href: "#" }, "Show more"));
+      empty.after(row);
+    }
+  }
+
+  function query(offset) {
+    const params = new URLSearchParams();
+    const q = form.q.value.trim();
+    if (q) params.set("q", q);
+    if (form.sort.value !== "title") params.set("sort", form.sort.value);
+    const page = params.toString();
+    params.set("offset", offset);
+    params.set("limit", start.pageSize);
+    return { page, api: params.toString(), q };
+  }
+
+  async function load(append) {
+    const ask = query(append ? shown : 0);
+    const mine = ++latest;
+    let result;
+    try {
+      result = await api("api/library?" + ask.api);
+    } catch (e) {
+      toast(e.message, "error");
+      return;
+    }
+    if (mine !== latest) return;
+    const tiles = result.manga.map(tile);
+    if (append) grid.append(...tiles); else grid.replaceChildren(...tiles);
+    shown = result.offset + result.manga.length;
+    total = result.total;
+    count.textContent = ask.q ? total + " of " + result.count : String(result.count);
+    empty.hidden = total > 0;
+    if (!total) empty.textContent = result.count ? "No manga match “" + ask.q + "”." : "The library is empty.";
+    if (continueRow) continueRow.hidden = Boolean(ask.q);
+    moreLink();
+    if (!append) history.replaceState(null, "", location.pathname + (ask.page ? "?" + ask.page : ""));
+  }
+
+  form.q.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => load(false), 150); });
+  form.sort.addEventListener("change", () => load(false));
+  form.addEventListener("submit", (e) => { e.preventDefault(); clearTimeout(timer); load(false); });
+  document.addEventListener("click", (e) => {
+    if (e.target.closest("#more")) { e.preventDefault(); load(true); }
+  });
+})();

@@ -1,0 +1,97 @@
+/* The manga page: follow, mark chapters read or unread, vote on versions (all through the JSON API);
+   the server rendered everything else. */
+"use strict";
+
+(function manga() {
+  const start = JSON.parse(document.getElementById("page-data").textContent);
+  const m = start.m;
+  const followButton = document.getElementById("follow");
+
+  followButton.addEventListener("click", async () => {
+    const on = followButton.getAttribute("aria-pressed") !== "true";
+    followButton.disabled = true;
+    try {
+      const result = await api("api/follow", { m, on });
+      followButton.setAttribute("aria-pressed", String(result.following));
+      followButton.textContent = result.following ? "Following" : "Follow";
+      toast(result.following ? "You will be notified of new chapters." : "No more notifications for this manga.");
+    } catch (e) {
+      toast(e.message, "error");
+    } finally {
+      followButton.disabled = false;
+    }
+  });
+
+  function continueLink(target) {
+    if (!target) return h("span", { className: "continue caught-up", id: "continue" }, "All caught up");
+    const verb = { start: "Start reading", resume: "Resume", next: "Continue" }[target.action];
+    let text = verb + ": " + target.title;
+    if (target.action === "resume" && target.pages) text += " · p. " + (target.page + 1) + "/" + target.pages;
+    return h("a", { className: "button primary continue", id: "continue", href: ROOT + target.url }, text);
+  }
+
+  function showChapterState(row, result) {
+    const c = result.chapter;
+    row.classList.toggle("read", c.read);
+    row.classList.toggle("started", !c.read && Boolean(c.progress));
+    const state = row.querySelector(".state");
+    state.textContent = c.read ? "Read" : c.progress ? "p. " + (c.progress.p + 1) + "/" + c.progress.n : "";
+    const button = row.querySelector(".toggle-read");
+    button.setAttribute("aria-pressed", String(c.read));
+    button.textContent = c.read ? "Mark unread" : "Mark read";
+    button.setAttribute("aria-label", "Mark " + c.label + (c.read ? " unread" : " read"));
+    document.getElementById("continue").replaceWith(continueLink(result.continue));
+    document.getElementById("read-count").textContent = result.counts.read + " of " + result.counts.chapters + " read";
+  }
+
+  async function toggleRead(button) {
+    const row = button.closest(".chapter");
+    const read = button.getAttribute("aria-pressed") === "true";
+    button.disabled = true;
+    try {
+      showChapterState(row, await api(read ? "api/unread" : "api/read", { m, c: row.dataset.c }));
+    } catch (e) {
+      toast(e.message, "error");
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  function versionItem(v) {
+    const voteButton = (cls, value, text, title) => h("button", {
+      type: "button", className: cls, "data-value": value, "aria-pressed": String(v.mine === value),
+      "aria-label": title, title,
+    }, text);
+    return h("li", { className: "version", "data-v": v.name },
+      h("a", { href: ROOT + v.url }, v.source || v.name),
+      h("span", { className: "pages" }, v.pages + " p."),
+      h("span", { className: "vote", role: "group", "aria-label": "Vote for " + (v.source || v.name) },
+        voteButton("up", 1, "▲", "Vote up"),
+        h("span", { className: "score", "aria-label": "Score" }, v.score),
+        voteButton("down", -1, "▼", "Vote down")));
+  }
+
+  async function vote(button) {
+    const row = button.closest(".chapter");
+    const version = button.closest(".version").dataset.v;
+    const value = button.getAttribute("aria-pressed") === "true" ? 0 : Number(button.dataset.value);
+    button.disabled = true;
+    try {
+      const result = await api("api/vote", { m, c: row.dataset.c, v: version, value });
+      const list = row.querySelector(".versions");
+      list.replaceChildren(...result.versions.map((v) => versionItem(v)));
+      const again = list.querySelector('.version[data-v="' + CSS.escape(version) + '"] .' + button.className.split(" ")[0]);
+      if (again) again.focus();
+    } catch (e) {
+      toast(e.message, "error");
+      button.disabled = false;
+    }
+  }
+
+  document.querySelector(".chapters").addEventListener("click", (e) => {
+    const button = e.target.closest("button");
+    if (!button) return;
+    if (button.classList.contains("toggle-read")) toggleRead(button);
+    else if (button.closest(".vote")) vote(button);
+  });
+})();
