@@ -71,7 +71,7 @@ def server_rows(work, library, index_pages, snapshot_path, opts, say):
     say("start to browsable")
     if has_library:
         rows = [serving.start_row(data, library, empty_data, empty_library, cookies[0], index_pages["pages"],
-                                  server_cpus)]
+                                  server_cpus, opts["runs"])]
     else:
         rows = [skipped(serving.START_ROW, "GET /api/library is not on this branch yet", serving.START_TARGET)]
     server = serving.start_server(data, library, cpus=server_cpus)
@@ -117,7 +117,7 @@ def main(argv=None):
     row, index, report = scanning.full_scan(library, opts["runs"])
     rows.append(row)
     say("shallow check")
-    rows.append(scanning.shallow_check(library, index, max(5, opts["runs"] * 2)))
+    rows.append(scanning.shallow_check(library, index, opts["runs"] * 5))
     data = work / "data"
     shutil.rmtree(data, ignore_errors=True)
     snapshot_path = scanning.save_snapshot(data, index, library)
