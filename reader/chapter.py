@@ -5,6 +5,7 @@ pages with sizes, tags and rotation; the direction; the ranked versions; the nei
 progress and the page to open at; every book and chapter for the chapter picker; the settings.
 All URLs in it are relative to the app root.
 """
+from functools import lru_cache
 from urllib.parse import quote
 
 from library import index as library_index
@@ -35,7 +36,10 @@ def find_version(chapter, name):
     raise HttpError(404, f"chapter {chapter.id} has no version {name!r}")
 
 
+@lru_cache(maxsize=4096)
 def _q(text):
+    # Cached: the chapter picker quotes the manga name and every book and chapter key of the
+    # manga on each request; quote() was ~⅓ of GET /api/chapter's time at 200 chapters.
     return quote(str(text), safe="")
 
 
