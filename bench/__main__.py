@@ -75,8 +75,8 @@ def server_rows(work, library, index_pages, snapshot_path, opts, say):
     else:
         rows = [skipped(serving.START_ROW, "GET /api/library is not on this branch yet", serving.START_TARGET)]
     server = serving.start_server(data, library, cpus=server_cpus)
-    handoff = serving.start_server(handoff_data, library, cpus=server_cpus,
-                                   env={"SENDFILE_HEADER": "x-accel-redirect", "SENDFILE_PREFIX": "/protected-library/"})
+    handoff_env = {"SENDFILE_HEADER": "x-accel-redirect", "SENDFILE_PREFIX": "/protected-library/"}
+    handoff = serving.start_server(handoff_data, library, cpus=server_cpus, env=handoff_env)
     try:
         say("routes under load")
         rows += serving.route_rows(server, cookies, generate.LONG, opts["seconds"], client_cpus)

@@ -86,7 +86,7 @@ POOL = {
                                                    {"quality": 82, "progressive": True})),
     "page-exif.jpg": ("page", lambda rng: (_page_image(rng, (1060, 1500)), "JPEG", {"quality": 85, "exif": _exif()})),
     "page-icc.jpg": ("page", lambda rng: (_page_image(rng, (1100, 1600)), "JPEG",
-                                           {"quality": 88, "icc_profile": bytes(rng.randrange(256) for _ in range(3144))})),
+                                           {"quality": 88, "icc_profile": rng.randbytes(3144)})),
     "page-bigexif.jpg": ("page", lambda rng: (_page_image(rng, (1100, 1600)), "JPEG",
                                                {"quality": 85, "exif": _exif(big=True)})),
     "page-grey.png": ("page", lambda rng: (_page_image(rng, (1000, 1500), grey=True), "PNG", {"compress_level": 3})),
@@ -94,7 +94,8 @@ POOL = {
     "page-lossy.webp": ("page", lambda rng: (_page_image(rng, (1100, 1600)), "WEBP", {"quality": 80, "method": 2})),
     "page-lossless.webp": ("page", lambda rng: (_page_image(rng, (700, 1000), grey=True).convert("RGB"), "WEBP",
                                                  {"lossless": True, "method": 0})),
-    "page-alpha.webp": ("page", lambda rng: (_page_image(rng, (1000, 1450)).convert("RGBA"), "WEBP", {"quality": 80, "method": 2})),
+    "page-alpha.webp": ("page", lambda rng: (_page_image(rng, (1000, 1450)).convert("RGBA"), "WEBP",
+                                              {"quality": 80, "method": 2})),
     "page.avif": ("page", lambda rng: (_page_image(rng, (1000, 1450)), "AVIF", {"quality": 60, "speed": 10})),
     "spread.jpg": ("spread", lambda rng: (_page_image(rng, (2200, 1600)), "JPEG", {"quality": 85})),
     "spread.webp": ("spread", lambda rng: (_page_image(rng, (2200, 1600)), "WEBP", {"quality": 80, "method": 2})),
@@ -220,7 +221,8 @@ def bulk_manga(tree, m, books, chapters, pages):
 def long_series(tree, books, chapters, pages):
     rng = random.Random(-1)
     manga = tree.folder(LONG)
-    _write_json(manga / "manga.json", {"title": LONG, "authors": ["A. Writer"], "direction": "rtl", "status": "ongoing"})
+    _write_json(manga / "manga.json",
+                {"title": LONG, "authors": ["A. Writer"], "direction": "rtl", "status": "ongoing"})
     tree.link("cover.jpg", manga / "cover.jpg")
     number = 0
     for b in range(1, books + 1):

@@ -64,7 +64,8 @@ def _wrk(base, method, path, cookies, body, wrap, clients, seconds, cpus):
         f.write(_lua(method, path, cookies or [""], body, wrap))
     try:
         cmd = [WRK, "-t1", f"-c{clients}", f"-d{seconds}s", "--latency", "--timeout", "10s", "-s", f.name, base]
-        out = subprocess.run(_pinned(cmd, cpus), capture_output=True, text=True, check=True, timeout=seconds + 30).stdout
+        out = subprocess.run(_pinned(cmd, cpus), capture_output=True, text=True, check=True,
+                             timeout=seconds + 30).stdout
     finally:
         os.unlink(f.name)
     return {**parse_wrk(out), "tool": "wrk"}
