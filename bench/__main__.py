@@ -25,7 +25,7 @@ SETTINGS = {
 FLUSH_LIMIT_MS = 50
 
 
-def library_page(library):
+def typical_page(library):
     """A typical page of the tree (a baseline JPEG of the bulk manga), relative to LIBRARY."""
     pool = (Path(library).parent / "pool" / "page-baseline.jpg").stat().st_ino
     for manga in sorted(Path(library).iterdir()):
@@ -35,7 +35,7 @@ def library_page(library):
     raise RuntimeError("no page of the generated library links to the pool's baseline JPEG")
 
 
-def server_rows(work, library, index_pages, snapshot_path, opts, say):
+def server_rows(work, library, index_pages, opts, say):
     """Start to browsable, the routes under load, and /lib/ against nginx."""
     server_cpus, client_cpus = serving.pinning()
     data, empty_data, handoff_data = work / "data", work / "data-empty", work / "data-handoff"
@@ -65,7 +65,7 @@ def server_rows(work, library, index_pages, snapshot_path, opts, say):
     if (data / "thumbs").exists():
         shutil.copytree(data / "thumbs", kept_thumbs)
     shutil.copytree(data, empty_data, ignore=shutil.ignore_patterns("library-index.json", "scan-cache.json",
-                                                                       ".lock", "*.tmp"))
+                                                                       "thumbs", ".lock", "*.tmp"))
     shutil.copytree(data, handoff_data, ignore=shutil.ignore_patterns(".lock", "*.tmp"))
     cookies = [c.cookies["sid"] for c in clients]
     say("start to browsable")
@@ -83,7 +83,7 @@ def server_rows(work, library, index_pages, snapshot_path, opts, say):
         say("/lib/ against nginx")
         direct, via = serving.Client("127.0.0.1", server.port), serving.Client("127.0.0.1", handoff.port)
         direct.cookies["sid"] = via.cookies["sid"] = cookies[0]
-        rows += proxy.lib_rows(library, library_page(library), direct, via, opts["seconds"], 16, server_cpus,
+        rows += proxy.lib_rows(library, typical_page(library), direct, via, opts["seconds"], 16, server_cpus,
                                client_cpus)
     finally:
         server.stop()
@@ -129,7 +129,7 @@ def main(argv=None):
     sizes = opts["flush"]
     for mb in sizes:
         rows.append(dbflush.flush_row(work / "flush", mb, 9, FLUSH_LIMIT_MS if mb == sizes[-1] else None))
-    rows += server_rows(work, library, index_counts, snapshot_path, opts, say)
+    rows += server_rows(work, library, index_counts, opts, say)
 
     header = (f"MangaCircus benchmark, preset {args.preset}: {index_counts['manga']:,} manga, "
               f"{index_counts['chapters']:,} chapters, {index_counts['pages']:,} pages"

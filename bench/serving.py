@@ -38,7 +38,7 @@ def start_server(data, library, env=None, cpus=None, wait=True):
 
 
 def make_users(server, count):
-    """An admin and count-1 readers; their session cookies."""
+    """An admin and count-1 readers, each a signed-in client."""
     admin = server.client().signup("admin", PASSWORD)
     clients = [admin]
     for i in range(1, count):
@@ -51,7 +51,9 @@ def make_users(server, count):
 def seed_reading(client, names):
     """Some chapters read and manga followed, so the per-user parts of the library do work."""
     for i, name in enumerate(names):
-        client.post("/api/read", {"m": name, "c": "0/1"})
+        # The first chapter: "0/1" in a manga without book folders, "1/1" in one with them.
+        if client.post("/api/read", {"m": name, "c": "0/1"})[0] != 200:
+            client.post("/api/read", {"m": name, "c": "1/1"})
         if i % 3 == 0:
             client.post("/api/follow", {"m": name, "on": True})
 
