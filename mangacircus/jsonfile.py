@@ -145,14 +145,18 @@ class JsonFile:
         return ok
 
 
-def write_atomic(path, payload):
-    """tmp + fsync + rename + fsync(dir): the file is either the old or the new document."""
+def write_atomic(path, payload, *, mode=0o600, tmp=None, sync_dir=True):
+    """tmp + fsync + rename + fsync(dir): the file is either the old or the new content.
+
+    tmp defaults to `<name>.tmp` beside the target; sync_dir=False leaves the directory fsync to a
+    caller that writes several files into one folder.
+    """
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    tmp = Path(tmp) if tmp else path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
         try:
-            os.fchmod(fd, 0o600)
+            os.fchmod(fd, mode)
             view = memoryview(payload)
             while view:
                 view = view[os.write(fd, view):]
@@ -166,7 +170,8 @@ def write_atomic(path, payload):
         except OSError:
             pass
         raise
-    fsync_dir(path.parent)
+    if sync_dir:
+        fsync_dir(path.parent)
 
 
 def fsync_dir(directory):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import orjson
 
-from mangacircus.jsonfile import fsync_dir
+from mangacircus.jsonfile import fsync_dir, write_atomic
 
 from . import names
 from .errors import Parked, Refused
@@ -169,17 +169,8 @@ class Library:
 
 
 def _write_file(path, data):
-    """tmp + fsync + rename, readable by the reader (0644)."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+    """tmp + fsync + rename, readable by the reader (0644); a hidden tmp the scanner ignores."""
+    write_atomic(path, data, mode=0o644, tmp=path.with_name(f".{path.name}.tmp"), sync_dir=False)
 
 
 def write_replace(path, data):

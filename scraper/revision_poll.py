@@ -35,7 +35,8 @@ class RevisionPoll(threading.Thread):
         if status != 200 or not isinstance(data.get("revision"), int):
             return False
         seen, self.revision = self.revision, data["revision"]
-        if seen is not None and seen != self.revision:
+        # First contact counts as a change: the daemon may have published before we could reach it.
+        if seen != self.revision:
             log.info("scraper revision %s -> %s: shallow check", seen, self.revision)
             self.on_change()
             return True
