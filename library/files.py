@@ -34,7 +34,7 @@ MAX_PATH = 4096
 @functools.lru_cache(maxsize=4)
 def _real_root(root):
     """LIBRARY's real path, resolved once per process: LIBRARY is fixed at start, and resolving it
-    again on every /lib/ request took about a quarter of the request's time (docs/performance.md).
+    again cost 36 µs of lstat calls on every /lib/ request, twice with the hand-off (docs/performance.md).
     Should LIBRARY be a link re-pointed while the reader runs, pages are still served only from
     inside the folder it named at the first request, until a restart."""
     return os.path.realpath(root)

@@ -158,7 +158,7 @@ class Scan:
 
     def _unchanged(self, m):
         """One stat per folder the last build looked at; any difference means a rebuild."""
-        root, stamp = self.root + os.sep, self.stamp  # plain concatenation: os.path.join was ~⅓ of the check
+        root, stamp = self.root + os.sep, self.stamp  # concatenation: os.path.join was 13 % of the check
         if stamp(root + m.name) != m.stamp:
             return False
         for b in m.books:

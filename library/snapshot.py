@@ -75,7 +75,8 @@ def _load_version(d, one):
 def _load_manga(d, one):
     """`one(text)`: the one string object kept for equal keys, titles and folders across the snapshot,
     as a scan shares them (bench: index memory)."""
-    books = [Book(one(b["key"]), [Chapter(one(b["key"]), one(c["key"]), [_load_version(v, one) for v in c["versions"]])
+    books = [Book(one(b["key"]), [Chapter(one(b["key"]), one(c["key"]),
+                                          [_load_version(v, one) for v in c["versions"]])
                                   for c in b["chapters"]],
                   title=one(b["title"]), folder=one(b["folder"]), stamp=_int(b["stamp"]))
              for b in d["books"]]
