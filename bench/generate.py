@@ -79,30 +79,30 @@ def _exif(big=False):
     return exif
 
 
-# name → (kind, how to make it); kind is the role a page of the tree may take.
+# name → how to make it: (image, format, save options).
 POOL = {
-    "page-baseline.jpg": ("page", lambda rng: (_page_image(rng, (1100, 1600)), "JPEG", {"quality": 85})),
-    "page-progressive.jpg": ("page", lambda rng: (_page_image(rng, (1100, 1600)), "JPEG",
-                                                   {"quality": 82, "progressive": True})),
-    "page-exif.jpg": ("page", lambda rng: (_page_image(rng, (1060, 1500)), "JPEG", {"quality": 85, "exif": _exif()})),
-    "page-icc.jpg": ("page", lambda rng: (_page_image(rng, (1100, 1600)), "JPEG",
-                                           {"quality": 88, "icc_profile": rng.randbytes(3144)})),
-    "page-bigexif.jpg": ("page", lambda rng: (_page_image(rng, (1100, 1600)), "JPEG",
-                                               {"quality": 85, "exif": _exif(big=True)})),
-    "page-grey.png": ("page", lambda rng: (_page_image(rng, (1000, 1500), grey=True), "PNG", {"compress_level": 3})),
-    "page-colour.png": ("page", lambda rng: (_page_image(rng, (900, 1300)), "PNG", {"compress_level": 3})),
-    "page-lossy.webp": ("page", lambda rng: (_page_image(rng, (1100, 1600)), "WEBP", {"quality": 80, "method": 2})),
-    "page-lossless.webp": ("page", lambda rng: (_page_image(rng, (700, 1000), grey=True).convert("RGB"), "WEBP",
-                                                 {"lossless": True, "method": 0})),
-    "page-alpha.webp": ("page", lambda rng: (_page_image(rng, (1000, 1450)).convert("RGBA"), "WEBP",
-                                              {"quality": 80, "method": 2})),
-    "page.avif": ("page", lambda rng: (_page_image(rng, (1000, 1450)), "AVIF", {"quality": 60, "speed": 10})),
-    "spread.jpg": ("spread", lambda rng: (_page_image(rng, (2200, 1600)), "JPEG", {"quality": 85})),
-    "spread.webp": ("spread", lambda rng: (_page_image(rng, (2200, 1600)), "WEBP", {"quality": 80, "method": 2})),
-    "slice-a.jpg": ("slice", lambda rng: (_page_image(rng, (800, 3200)), "JPEG", {"quality": 84})),
-    "slice-b.jpg": ("slice", lambda rng: (_page_image(rng, (800, 2800)), "JPEG", {"quality": 84})),
-    "slice.webp": ("slice", lambda rng: (_page_image(rng, (800, 3000)), "WEBP", {"quality": 80, "method": 2})),
-    "cover.jpg": ("cover", lambda rng: (_page_image(rng, (900, 1350)), "JPEG", {"quality": 90})),
+    "page-baseline.jpg": lambda rng: (_page_image(rng, (1100, 1600)), "JPEG", {"quality": 85}),
+    "page-progressive.jpg": lambda rng: (_page_image(rng, (1100, 1600)), "JPEG",
+        {"quality": 82, "progressive": True}),
+    "page-exif.jpg": lambda rng: (_page_image(rng, (1060, 1500)), "JPEG", {"quality": 85, "exif": _exif()}),
+    "page-icc.jpg": lambda rng: (_page_image(rng, (1100, 1600)), "JPEG",
+        {"quality": 88, "icc_profile": rng.randbytes(3144)}),
+    "page-bigexif.jpg": lambda rng: (_page_image(rng, (1100, 1600)), "JPEG",
+        {"quality": 85, "exif": _exif(big=True)}),
+    "page-grey.png": lambda rng: (_page_image(rng, (1000, 1500), grey=True), "PNG", {"compress_level": 3}),
+    "page-colour.png": lambda rng: (_page_image(rng, (900, 1300)), "PNG", {"compress_level": 3}),
+    "page-lossy.webp": lambda rng: (_page_image(rng, (1100, 1600)), "WEBP", {"quality": 80, "method": 2}),
+    "page-lossless.webp": lambda rng: (_page_image(rng, (700, 1000), grey=True).convert("RGB"), "WEBP",
+        {"lossless": True, "method": 0}),
+    "page-alpha.webp": lambda rng: (_page_image(rng, (1000, 1450)).convert("RGBA"), "WEBP",
+        {"quality": 80, "method": 2}),
+    "page.avif": lambda rng: (_page_image(rng, (1000, 1450)), "AVIF", {"quality": 60, "speed": 10}),
+    "spread.jpg": lambda rng: (_page_image(rng, (2200, 1600)), "JPEG", {"quality": 85}),
+    "spread.webp": lambda rng: (_page_image(rng, (2200, 1600)), "WEBP", {"quality": 80, "method": 2}),
+    "slice-a.jpg": lambda rng: (_page_image(rng, (800, 3200)), "JPEG", {"quality": 84}),
+    "slice-b.jpg": lambda rng: (_page_image(rng, (800, 2800)), "JPEG", {"quality": 84}),
+    "slice.webp": lambda rng: (_page_image(rng, (800, 3000)), "WEBP", {"quality": 80, "method": 2}),
+    "cover.jpg": lambda rng: (_page_image(rng, (900, 1350)), "JPEG", {"quality": 90}),
 }
 
 # Per-manga formats, in the mix of a real shelf: mostly JPEG, then WebP, then PNG.
@@ -122,7 +122,7 @@ def make_pool(folder, shared=OUT / "pool"):
     are copied from there (drawing them all takes a few seconds; links need one file system)."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = {}
-    for i, (name, (_kind, make)) in enumerate(POOL.items()):
+    for i, (name, make) in enumerate(POOL.items()):
         path = folder / name
         if not path.exists():
             cached = shared / name
