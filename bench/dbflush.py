@@ -82,5 +82,4 @@ def flush_row(folder, megabytes, runs, limit_ms=None):
         shown=f"{flush:.1f} ms (cpu {cpu:.0f}), max {max(flushes) * 1000:.0f}; {size:.1f} MB",
         baseline=f"raw write+fsync {raw:.1f} ms", ratio=flush / raw,
         target=target(f"value <= {limit_ms} | ≤ {limit_ms} ms") if limit_ms else None,
-        extra={"ms": flush, "cpu_ms": cpu, "raw_ms": raw, "bytes": len(payload)},
     )

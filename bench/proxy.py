@@ -21,6 +21,9 @@ from urllib.parse import quote
 
 from tests.support.server import free_port
 
+from . import loadgen
+from .report import Row, skipped, target
+
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
 
 CONFIG = """\
@@ -116,9 +119,6 @@ def _rate(r, size):
 def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, client_cpus):
     """/lib/<rel> from gunicorn alone (`direct`: a reader without the hand-off) and through nginx with
     the hand-off (`handoff`: a reader with SENDFILE_HEADER=x-accel-redirect), against nginx alone."""
-    from . import loadgen
-    from .report import Row, skipped, target
-
     name_direct = f"/lib/ image, gunicorn alone, {clients} clients"
     name_proxy = f"/lib/ image, nginx + hand-off, {clients} clients"
     if NGINX is None:
@@ -150,11 +150,10 @@ def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, clien
     baseline = f"nginx {_rate(alone, size)}"
     note = f"one {size / 1000:.0f} KB page: {rel}"
     return [
-        Row(name_direct, value=gun["rps"], shown=_rate(gun, size), baseline=baseline, ratio=gun["rps"] / alone["rps"],
-            note=note, extra={**gun, "baseline": alone}),
+        Row(name_direct, value=gun["rps"], shown=_rate(gun, size), baseline=baseline,
+            ratio=gun["rps"] / alone["rps"], note=note),
         Row(name_proxy, value=proxied["rps"], shown=_rate(proxied, size), baseline=baseline,
             ratio=proxied["rps"] / alone["rps"], target=target("ratio >= 0.8 | ≥ 0.8× nginx"),
             note=f"bound: GET /api/auth (no work) through the same nginx answers {floor['rps']:,.0f}/s = "
-                 f"{floor['rps'] / alone['rps']:.2f}× nginx's rate for the file",
-            extra={**proxied, "baseline": alone, "auth": floor}),
+                 f"{floor['rps'] / alone['rps']:.2f}× nginx's rate for the file"),
     ]

@@ -4,7 +4,7 @@ A target holds either the ratio (`ratio >= 0.6`) or the value itself (`value <= 
 could not be measured carries a note instead and counts as neither met nor missed.
 """
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 OPS = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b}
 
@@ -29,7 +29,6 @@ class Row:
     ratio: float | None = None
     target: Target | None = None
     note: str = ""  # why there is no figure, or what to know about it
-    extra: dict = field(default_factory=dict)  # raw figures, for the smoke test and docs
 
     @property
     def status(self):

@@ -85,7 +85,6 @@ def full_scan(root, runs):
         shown=f"{scan_rate:,.0f} pages/s ({t_scan:.2f} s)",
         baseline=f"raw walk+stat+header {raw_rate:,.0f} pages/s", ratio=scan_rate / raw_rate,
         target=target("ratio >= 0.6 | ≥ 0.6× raw"),
-        extra={"seconds": t_scan, "raw_seconds": t_raw, "pages": pages, "work": report["work"]},
     )
     return row, index, report
 
@@ -100,7 +99,6 @@ def shallow_check(root, index, runs):
         shown=f"{t_scan * 1000:.1f} ms ({report['work']['stats']:,} stats)",
         baseline=f"raw stat of {len(paths):,} dirs {t_raw * 1000:.1f} ms", ratio=t_scan / t_raw,
         target=target("ratio <= 2 | ≤ 2× raw"),
-        extra={"stats": report["work"]["stats"], "dirs": len(paths)},
     )
 
 
@@ -122,7 +120,6 @@ def index_memory(snapshot_path, root, pages):
         shown=f"{per_page:.1f} B/page ({kept / 1e6:.1f} MB)",
         baseline=f"page names + 4 B of size {raw_per_page:.1f} B/page", ratio=per_page / raw_per_page,
         target=target("value <= 60 | ≤ 60 B/page"),
-        extra={"bytes": kept, "pages": pages},
     )
 
 
