@@ -140,6 +140,8 @@ SCRAPER_SOURCES = _list("SCRAPER_SOURCES", [])
 TRUSTED_PROXIES = _networks("TRUSTED_PROXIES")
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["*"])
 DEBUG = _bool("DEBUG", False)
+# gunicorn's access log costs about a fifth of a small request; a reverse proxy keeps its own.
+ACCESS_LOG = _bool("ACCESS_LOG", True)
 # log2 of the scrypt cost N for new password hashes (2^17 = 128 MiB, ~0.6 s). Tests lower it.
 SCRYPT_LOG_N = _int("SCRYPT_LOG_N", 17, 10, 20)
 # Hand /lib/ files to a reverse proxy after the auth check: "" (off), "x-accel-redirect", "x-sendfile".

@@ -2,9 +2,10 @@ from django.http import JsonResponse
 from django.urls import include, path
 
 urlpatterns = [
+    # First: page images are the most frequent requests, and their patterns shadow nothing else.
+    path("", include("library.urls")),
     path("", include("reader.urls")),
     path("", include("reader.read_urls")),
-    path("", include("library.urls")),
     path("", include("catalog.urls")),
     path("", include("scraper.urls")),
 ]

@@ -62,7 +62,7 @@ class ReaderServer:
                 self.cfg.set("threads", options["threads"])
                 self.cfg.set("graceful_timeout", 10)
                 self.cfg.set("timeout", 60)
-                self.cfg.set("accesslog", "-")
+                self.cfg.set("accesslog", "-" if settings.ACCESS_LOG else None)
                 self.cfg.set("worker_exit", _worker_exit)
                 self.cfg.set("worker_int", _worker_int)
                 self.cfg.set("proc_name", "mangacircus-reader")
