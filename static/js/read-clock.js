@@ -26,11 +26,9 @@
   const RETRY_MS = 10000;
   const TICK_MS = 100;
   const LEASE_MARGIN = 2000; // renew well before the server lets the lease go
-  const LABELS = {
-    running: "reading", loading: "waiting for the page", paused: "paused: press a key or tap to go on",
+  const LABELS = { running: "reading", loading: "waiting for the page", paused: "paused: press a key or tap to go on",
     idle: "idle: press a key or tap to go on", starting: "starting", elsewhere: "paused: reading on another device",
-    offline: "paused: the server is not answering", off: "off",
-  };
+    offline: "paused: the server is not answering", off: "off" };
 
   const session = randomId();
   const device = deviceId();
@@ -39,24 +37,17 @@
   let summary = data.clock || {};
   let seen = new Set(); // verified pages of the current pass (the server's and ours)
   let state = "paused";
-  let lastTick = performance.now();
-  let lastInput = -Infinity;
-  let inputKind = "mouse";
-  let needInput = true;
-  let leaseUntil = 0;
-  let blockedUntil = 0;
-  let blockedAs = "offline";
-  let inflight = false;
+  let [lastTick, tokenAt] = [performance.now(), performance.now()];
+  let [lastInput, inputKind, needInput] = [-Infinity, "mouse", true];
+  let [leaseUntil, blockedUntil, blockedAs] = [0, 0, "offline"];
+  let [inflight, lastPulse, seq] = [false, 0, 0];
   let queued = null; // a pulse asked for while another is on its way: "pulse" | "release"
-  let lastPulse = 0;
-  let seq = 0;
   let pend = fresh(); // measured, not yet sent
   let sending = fresh(); // on its way
   const exposure = new Map(); // page → cumulative ms of meaningful exposure
-  let exposed = new Set();
-  let tokens = RATE;
-  let tokenAt = performance.now();
-  let rejected = 0;
+  let exposed = new Set(); // pages at least 35 % exposed at the last sample
+  let [tokens, rejected] = [RATE, 0];
+  let ours = false; // the server's current pass is this visit's (it has recorded something of ours)
 
   function fresh() {
     return { active: 0, loading: 0, input: { mouse: 0, touch: 0, keyboard: 0 }, pages: new Set() };
@@ -78,10 +69,10 @@
     }
   }
 
-  /** The current pass as the server knows it, if this version continues it. */
+  /** The current pass as the server knows it, if this visit continues it (a finished one starts anew). */
   function pass() {
     const p = summary.pass;
-    return p && p.version === data.version && !p.complete ? p : null;
+    return p && p.version === data.version && (ours || !p.complete) ? p : null;
   }
 
   function resync() {
@@ -116,14 +107,13 @@
   /** Verify a page that has had its 200 ms, if the bucket allows; one that leaves without a token is refused. */
   function evaluate(i, leaving, now) {
     if (seen.has(i) || (exposure.get(i) || 0) < VERIFY_MS) return;
-    tokens = Math.min(RATE, tokens + (now - tokenAt) * RATE / 1000);
-    tokenAt = now;
+    [tokens, tokenAt] = [Math.min(RATE, tokens + (now - tokenAt) * RATE / 1000), now];
     if (tokens >= 1) {
       tokens -= 1;
       seen.add(i);
       pend.pages.add(i);
     } else if (leaving) {
-      rejected++;
+      rejected++; // left before the bucket allowed it: too fast to have been read
       exposure.delete(i);
     }
   }
@@ -172,14 +162,12 @@
 
   function input(kind) {
     tick(); // close the interval under the old deadline first
-    lastInput = performance.now();
-    inputKind = kind;
-    needInput = false;
+    [lastInput, inputKind, needInput] = [performance.now(), kind, false];
     tick();
   }
 
   function pause() {
-    tick();
+    tick(); // the interval up to now still counts
     needInput = true;
     tick();
   }
@@ -198,7 +186,7 @@
 
   function body(batch, release) {
     const input = {};
-    Object.keys(batch.input).forEach((k) => (input[k] = Math.round(batch.input[k])));
+    for (const k in batch.input) input[k] = Math.round(batch.input[k]);
     return {
       m: data.manga.name, c: data.chapter.id, v: data.version, session, device, seq: ++seq,
       activeMs: Math.round(batch.active), loadingMs: Math.round(batch.loading), input,
@@ -213,16 +201,15 @@
       return;
     }
     const batch = pend;
-    pend = fresh();
-    lastPulse = performance.now();
+    [pend, lastPulse] = [fresh(), performance.now()];
     if (leaving) {
       api("api/reading/pulse", body(batch, true), { keepalive: true, noRedirect: true }).catch(() => {});
       return;
     }
-    inflight = true;
-    sending = batch;
+    [inflight, sending] = [true, batch];
     api("api/reading/pulse", body(batch, release), { noRedirect: true }).then((answer) => {
       summary = answer.clock || summary;
+      ours = ours || answer.accepted.activeMs > 0 || batch.pages.size > 0;
       leaseUntil = answer.lease.held ? performance.now() + answer.lease.ms - LEASE_MARGIN : 0;
     }, (error) => {
       leaseUntil = 0;
@@ -235,8 +222,7 @@
         merge(pend, batch); // try again with the next pulse
       }
     }).then(() => {
-      inflight = false;
-      sending = fresh();
+      [inflight, sending] = [false, fresh()];
       resync();
       const again = queued;
       queued = null;
@@ -246,14 +232,12 @@
   }
 
   function block(as) {
-    blockedAs = as;
-    blockedUntil = performance.now() + RETRY_MS;
+    [blockedAs, blockedUntil] = [as, performance.now() + RETRY_MS];
   }
 
   function merge(into, batch) {
-    into.active += batch.active;
-    into.loading += batch.loading;
-    Object.keys(batch.input).forEach((k) => (into.input[k] += batch.input[k]));
+    [into.active, into.loading] = [into.active + batch.active, into.loading + batch.loading];
+    for (const k in batch.input) into.input[k] += batch.input[k];
     batch.pages.forEach((i) => into.pages.add(i));
   }
 
@@ -296,13 +280,13 @@
     chip.dataset.state = state;
     chip.setAttribute("aria-label", "Reading clock " + clock(t.total) + ", " + LABELS[state]);
     if (panel.hidden) return;
-    const kinds = { mouse: "mouse", touch: "touch", keyboard: "keyboard" };
     rows.State.textContent = LABELS[state];
     rows["This pass"].textContent = clock(t.pass);
     rows["Verified pages"].textContent = seen.size + " of " + data.pages.length;
-    rows.Mostly.textContent = kinds[summary.predominantInput] || (lastInput > 0 ? kinds[inputKind] : "–");
+    rows.Mostly.textContent = summary.predominantInput || (lastInput > 0 ? inputKind : "–");
     rows["Loading wait"].textContent = clock(t.loading);
-    rows["Chapter total"].textContent = clock(t.total) + (summary.completedPasses ? " · " + summary.completedPasses + " complete" : "");
+    const passes = summary.completedPasses ? " · " + summary.completedPasses + " complete" : "";
+    rows["Chapter total"].textContent = clock(t.total) + passes;
   }
 
   // ---- wiring -----------------------------------------------------------------------------------------
