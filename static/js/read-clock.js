@@ -259,13 +259,13 @@
 
   const time = h("span", { className: "rd-clock-time" });
   const chip = h("button", { type: "button", className: "rd-clock", "aria-expanded": "false",
-    title: "Reading clock", onclick: () => togglePanel() }, "⏱ ", time);
+    title: "Reading clock", onclick: () => togglePanel() }, time);
   const rows = {};
   const panel = h("div", { className: "rd-clock-panel", hidden: true, role: "dialog", "aria-label": "Reading clock" },
     h("dl", null, ["State", "This pass", "Verified pages", "Mostly", "Loading wait", "Chapter total"].map((label) =>
       [h("dt", null, label), (rows[label] = h("dd"))])));
-  const row = root.querySelector(".rd-bottom .rd-row:last-child");
-  if (row) row.insertBefore(chip, row.querySelector(".rd-next"));
+  const row = root.querySelector(".rd-bottom .rd-row"); // beside the slider, which can give room on phones
+  if (row) row.appendChild(chip);
   root.appendChild(panel);
 
   function togglePanel() {
