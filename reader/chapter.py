@@ -11,7 +11,7 @@ from urllib.parse import quote
 from library import index as library_index
 from mangacircus.http import HttpError, field, text_field
 
-from . import progress, store, votes
+from . import progress, reading, store, votes
 
 ROTATIONS = (0, 90, 180, 270)
 
@@ -102,6 +102,7 @@ def chapter_payload(user, manga_name, cid, version_name=None):
     order = manga.chapters()
     at = next(i for i, c in enumerate(order) if c.id == chapter.id)
     read = {cid for cid, e in progress.manga_progress(user, manga.name).items() if e.get("done")}
+    settings = store.get_settings(user)
     return {
         "manga": {"name": manga.name, "title": manga.title},
         "chapter": {"id": chapter.id, "book": chapter.book, "key": chapter.key, "title": chapter.title},
@@ -114,8 +115,10 @@ def chapter_payload(user, manga_name, cid, version_name=None):
         "progress": entry,
         "start": start_page(entry, version, len(pages)),
         "books": _books(manga, read),
-        "settings": store.get_settings(user),
+        "settings": settings,
         "manga_url": manga_url(manga),
+        # The Active Reading Clock's summary of this chapter, only for users who opted in.
+        "clock": reading.chapter_summary(user, manga.name, chapter.id) if settings.get("readingClock") else None,
     }
 
 

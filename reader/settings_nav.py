@@ -6,6 +6,7 @@ USER_SECTIONS = [
     ("profile", "Profile & password", "/settings/user/profile/"),
     ("reading", "Reading", "/settings/user/reading/"),
     ("notifications", "Notifications", "/settings/user/notifications/"),
+    ("clock", "Reading clock", "/settings/user/clock/"),
 ]
 ADMIN_SECTIONS = [
     ("users", "Users", "/settings/admin/users/"),

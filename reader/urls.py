@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import admin_views, api_accounts, api_library, library_views, settings_views, views
+from . import (admin_views, api_accounts, api_library, api_reading, library_views, settings_clock, settings_views,
+               views)
 
 urlpatterns = [
     # Pages
@@ -16,6 +17,8 @@ urlpatterns = [
     path("settings/user/profile/", settings_views.profile, name="mc-settings-profile"),
     path("settings/user/reading/", settings_views.reading, name="mc-settings-reading"),
     path("settings/user/notifications/", settings_views.notifications, name="mc-settings-notifications"),
+    # Reading clock: settings section (reader/settings_clock.py)
+    path("settings/user/clock/", settings_clock.clock, name="mc-settings-clock"),
     path("settings/admin/users/", admin_views.users, name="mc-settings-users"),
     path("settings/admin/users/<str:name>/", admin_views.user_action, name="mc-settings-user"),
     path("settings/admin/users/<str:name>/delete/", admin_views.user_delete, name="mc-settings-user-delete"),
@@ -37,6 +40,10 @@ urlpatterns = [
     path("api/follow", api_library.follow),
     path("api/notifications", api_library.notifications),
     path("api/notifications/read", api_library.notifications_read),
+    # /api/reading: the Active Reading Clock (reader/api_reading.py)
+    path("api/reading/pulse", api_reading.pulse),
+    path("api/reading/export", api_reading.export),
+    path("api/reading/delete", api_reading.delete),
     # /api/admin: users
     path("api/admin", api_accounts.admin_overview),
     path("api/admin/user", api_accounts.admin_user),

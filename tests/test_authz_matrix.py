@@ -21,6 +21,7 @@ NOTE = {"id": "matrix1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2",
 CHAPTER = {"m": "Moon Garden", "c": "1/2"}
 VOTE = {**CHAPTER, "v": "c0002 Roots [Official]", "value": 1}
 PROGRESS = {**CHAPTER, "v": "c0002 Roots [Official]", "p": 1, "n": 2, "done": False, "shift": []}
+PULSE = {**CHAPTER, "v": "c0002 Roots [Official]", "session": "matrix-session", "seq": 1}
 
 LIB = r"^lib(?:/(?P<rel>[\s\S]*))?$"
 THUMB = r"^thumb(?:/(?P<name>[\s\S]*))?$"
@@ -38,6 +39,7 @@ MATRIX = [
     ("settings/user/profile/",                "GET",  "/settings/user/profile/",            None,             302, 200, 200, 200),
     ("settings/user/reading/",                "GET",  "/settings/user/reading/",            None,             302, 200, 200, 200),
     ("settings/user/notifications/",          "GET",  "/settings/user/notifications/",      None,             302, 200, 200, 200),
+    ("settings/user/clock/",                  "GET",  "/settings/user/clock/",              None,             302, 200, 200, 200),
     ("settings/admin/users/",                 "GET",  "/settings/admin/users/",             None,             302, 403, 403, 200),
     ("settings/admin/users/<str:name>/",      "GET",  "/settings/admin/users/other/",       None,             302, 403, 403, 405),
     ("settings/admin/users/<str:name>/delete/", "GET", "/settings/admin/users/other/delete/", None,           302, 403, 403, 200),
@@ -61,6 +63,12 @@ MATRIX = [
     ("api/notifications",                     "GET",  "/api/notifications",                 None,             401, 200, 200, 200),
     ("api/notifications/read",                "POST", "/api/notifications/read",            {"id": "matrix1"}, 401, 200, 404, 404),
     ("api/notifications/read",                "POST", "/api/notifications/read",            {"all": True},    401, 200, 200, 200),
+    # the Active Reading Clock: off by default, so pulses are refused; export and delete are one's own
+    ("api/reading/pulse",                     "POST", "/api/reading/pulse",                 PULSE,            401, 403, 403, 403),
+    ("api/reading/export",                    "GET",  "/api/reading/export",                None,             401, 200, 200, 200),
+    ("api/reading/delete",                    "POST", "/api/reading/delete",                {"m": "Moon Garden"}, 401, 200, 200, 200),
+    ("api/reading/delete",                    "POST", "/api/reading/delete",                {"m": "Invented"}, 401, 404, 404, 404),
+    ("api/reading/delete",                    "POST", "/api/reading/delete",                {"all": True, "password": "wrong password"}, 401, 401, 401, 401),
     ("api/admin",                             "GET",  "/api/admin",                         None,             401, 403, 403, 200),
     ("api/admin/user",                        "POST", "/api/admin/user",                    {"name": "made", "password": PASSWORD}, 401, 403, 403, 200),
     ("api/admin/user/role",                   "POST", "/api/admin/user/role",               {"name": "nobody", "admin": True}, 401, 403, 403, 404),

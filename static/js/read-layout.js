@@ -294,6 +294,7 @@
     const wide = R.canvasSize.w > R.viewport.w + 1;
     R.scroller.classList.toggle("rd-pan-x", wide);
     R.scroller.classList.toggle("rd-pannable", wide || (R.mode !== "flow" && R.canvasSize.h > R.viewport.h + 1));
+    R.root.dispatchEvent(new Event("mc:pages")); // the boxes changed (read-clock.js listens)
   }
 
   /** The shown list position whose box holds canvas point (sx, sy), or -1. */

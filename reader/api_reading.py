@@ -1,0 +1,49 @@
+"""JSON API of the Active Reading Clock (seed §6.2): POST /api/reading/pulse, GET /api/reading/export,
+POST /api/reading/delete. Users only ever reach their own history."""
+from django.http import JsonResponse
+
+from mangacircus.clientip import client_ip
+from mangacircus.http import HttpError, api, field, text_field
+
+from . import accounts, lookup, reading, store
+
+
+@api(methods=("POST",))
+def pulse(request):
+    user = request.account["name"]
+    if not store.get_settings(user).get("readingClock"):
+        raise HttpError(403, "the reading clock is off; turn it on in Settings → Reading clock")
+    manga, chapter = lookup.chapter_fields(request.data)
+    version = lookup.version_or_404(chapter, text_field(request.data, "v"))
+    checked = reading.check_pulse(request.data, version.page_count)
+    return reading.pulse(user, manga.name, chapter.id, version, checked)
+
+
+@api()
+def export(request):
+    user = request.account["name"]
+    response = JsonResponse(reading.export(user), json_dumps_params={"ensure_ascii": False, "indent": 1})
+    if request.GET.get("download"):
+        response["Content-Disposition"] = f'attachment; filename="reading-clock-{user}.json"'
+    return response
+
+
+@api(methods=("POST",))
+def delete(request):
+    """{m}: one manga's history; {all: true, password}: everything, after a password check."""
+    return delete_history(request, request.data)
+
+
+def delete_history(request, data):
+    """Shared with the settings form. Raises HttpError 400/401/404/429."""
+    user = request.account["name"]
+    if "all" in data:
+        if field(data, "all", bool) is not True:
+            raise HttpError(400, "all must be true (or send m)")
+        accounts.verify(user, field(data, "password", str), client_ip(request))
+        return {"deleted": "all", "chapters": reading.delete_all(user)}
+    name = text_field(data, "m")
+    # A manga that left the library may still have history; otherwise it must exist.
+    if not reading.has_history(user, name):
+        lookup.manga_or_404(name)
+    return {"deleted": name, "chapters": reading.delete_manga(user, name)}

@@ -1,0 +1,284 @@
+"""The opt-in Active Reading Clock on the server (seed §7.2, §5.3 "reading", §6.2).
+
+db.json keeps, per user, manga and chapter id, a compact derived record:
+  {schema, totalActiveMs, loadingMs, sessions, completedPasses, inputMs {mouse, touch, keyboard},
+   currentPass {version, seenRanges [[a, b] ...], activeMs[, complete]}}
+stored apart from ordinary progress.
+
+A pulse from the reader is believed only as far as the server saw time pass: its time is clamped
+to the interval since the previous pulse of the same reader session (plus a small slack), and never
+more than MAX_PULSE_MS. Pulses are de-duplicated by (session, seq). One device at a time holds a
+15-second per-user lease; a pulse from another device while it is held is refused (409). Tabs of
+one browser share a device id and take the lease over from each other.
+
+Leases and the per-session sequence state live in memory only (one server process): a restart
+costs at most one pulse of time. Everything is guarded by store.db.lock.
+"""
+import time
+
+from mangacircus.http import HttpError, field, text_field
+
+from . import store
+
+SCHEMA = 1
+LEASE_MS = 15_000
+MAX_PULSE_MS = 15_000
+SLACK_MS = 1_000  # network and timer jitter between the reader's interval and the server's
+SESSION_IDLE_MS = 3_600_000
+INPUTS = ("mouse", "touch", "keyboard")
+NOT_REQUIRED = ("cover", "extra")  # pages a pass may skip (the reader can hide them)
+MAX_RANGES = 1000
+
+_leases = {}    # user → {"device", "session", "until"}
+_sessions = {}  # (user, session) → {"seq", "at", "chapters": set of (manga, cid)}
+
+
+def _now():
+    return int(time.monotonic() * 1000)
+
+
+# ---- checking a pulse ---------------------------------------------------------------------------
+
+def _token(data, name):
+    value = text_field(data, name, max_length=64)
+    if len(value) < 8 or not all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in value):
+        raise HttpError(400, f"{name} must be 8-64 letters, digits, '-' or '_'")
+    return value
+
+
+def _ms(data, name):
+    value = field(data, name, int, required=False, default=0)
+    if not 0 <= value <= 86_400_000:
+        raise HttpError(400, f"{name} must be a number of milliseconds from 0 to 86400000")
+    return value
+
+
+def check_pulse(data, page_count):
+    """The validated fields of a pulse body (m, c, v are checked against the index by the caller)."""
+    seq = field(data, "seq", int)
+    if not 0 <= seq < 2**53:
+        raise HttpError(400, "seq must be a whole number from 0")
+    inputs = field(data, "input", dict, required=False, default={})
+    for kind in inputs:
+        if kind not in INPUTS:
+            raise HttpError(400, f"input.{kind} is not an input kind ({', '.join(INPUTS)})")
+    pages = field(data, "pages", list, required=False, default=[])
+    if len(pages) > MAX_RANGES:
+        raise HttpError(400, f"pages has more than {MAX_RANGES} ranges")
+    last = page_count - 1
+    for pair in pages:
+        if (not isinstance(pair, list) or len(pair) != 2
+                or any(isinstance(i, bool) or not isinstance(i, int) for i in pair)
+                or not 0 <= pair[0] <= pair[1] <= last):
+            raise HttpError(400, f"pages must be a list of [first, last] page indices from 0 to {last}")
+    session = _token(data, "session")
+    return {
+        "session": session,
+        "device": _token(data, "device") if "device" in data else session,
+        "seq": seq,
+        "activeMs": _ms(data, "activeMs"),
+        "loadingMs": _ms(data, "loadingMs"),
+        "input": {kind: _ms(inputs, kind) for kind in INPUTS},
+        "pages": merge_ranges([], pages),
+        "release": field(data, "release", bool, required=False, default=False),
+    }
+
+
+# ---- page ranges ------------------------------------------------------------------------------------
+
+def merge_ranges(ranges, more):
+    """The union of two lists of [a, b] ranges, sorted, with touching ranges joined."""
+    merged = []
+    for a, b in sorted([list(r) for r in ranges] + [list(r) for r in more]):
+        if merged and a <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return merged
+
+
+def _covers(ranges, pages):
+    return all(any(a <= i <= b for a, b in ranges) for i in pages)
+
+
+def required_pages(version):
+    """The pages a complete pass has verified: all but covers and extras (all when that is none)."""
+    pages = version.pages()
+    wanted = [i for i, p in enumerate(pages) if not any(t in NOT_REQUIRED for t in p.tags)]
+    return wanted or list(range(len(pages)))
+
+
+# ---- the pulse ------------------------------------------------------------------------------------------
+
+def pulse(user, manga, cid, version, p, now=None):
+    """Merge one checked pulse (check_pulse) for `version` (an index Version); returns the answer
+    for the reader: what was accepted, the lease and the chapter's summary."""
+    now = _now() if now is None else now
+    with store.db.lock:
+        _prune(now)
+        lease = _leases.get(user)
+        if lease and lease["until"] > now and lease["device"] != p["device"]:
+            wait = -(-(lease["until"] - now) // 1000)
+            raise HttpError(409, "the reading clock is running on another device",
+                            {"Retry-After": str(wait)})
+        key = (user, p["session"])
+        session = _sessions.get(key)
+        if session and p["seq"] <= session["seq"]:
+            return {"duplicate": True, "accepted": {"activeMs": 0, "loadingMs": 0},
+                    "lease": _lease_answer(user, p), "clock": _summary(_entry(user, manga, cid))}
+        # The server's view of the interval since this session's previous pulse.
+        allowed = min(MAX_PULSE_MS, now - session["at"] + SLACK_MS) if session else SLACK_MS
+        active = min(p["activeMs"], allowed)
+        loading = min(p["loadingMs"], allowed - active)
+        if session is None:
+            session = _sessions[key] = {"seq": p["seq"], "at": now, "chapters": set()}
+        session["seq"], session["at"] = p["seq"], now
+        if active or loading or p["pages"]:
+            _record(user, manga, cid, version, p, active, loading, session)
+        if p["release"]:
+            if lease and lease["session"] == p["session"]:
+                del _leases[user]
+        else:
+            _leases[user] = {"device": p["device"], "session": p["session"], "until": now + LEASE_MS}
+        return {"duplicate": False, "accepted": {"activeMs": active, "loadingMs": loading},
+                "lease": _lease_answer(user, p), "clock": _summary(_entry(user, manga, cid))}
+
+
+def _lease_answer(user, p):
+    lease = _leases.get(user)
+    held = bool(lease and lease["session"] == p["session"])
+    return {"held": held, "ms": LEASE_MS if held else 0}
+
+
+def _entry(user, manga, cid):
+    return store.db.data["reading"].get(user, {}).get(manga, {}).get(cid)
+
+
+def _record(user, manga, cid, version, p, active, loading, session):
+    chapters = store.db.data["reading"].setdefault(user, {}).setdefault(manga, {})
+    entry = chapters.setdefault(cid, {
+        "schema": SCHEMA, "totalActiveMs": 0, "loadingMs": 0, "sessions": 0, "completedPasses": 0,
+        "inputMs": {kind: 0 for kind in INPUTS}, "currentPass": None,
+    })
+    new_session = (manga, cid) not in session["chapters"]
+    if new_session:
+        session["chapters"].add((manga, cid))
+        entry["sessions"] += 1
+    current = entry.get("currentPass")
+    if not current or current.get("version") != version.name or (new_session and current.get("complete")):
+        current = entry["currentPass"] = {"version": version.name, "seenRanges": [], "activeMs": 0}
+    entry["totalActiveMs"] += active
+    entry["loadingMs"] += loading
+    current["activeMs"] += active
+    # Input time is a share of the accepted active time, never more.
+    claimed = sum(p["input"].values())
+    scale = min(1.0, active / claimed) if claimed else 0
+    for kind in INPUTS:
+        entry["inputMs"][kind] = entry["inputMs"].get(kind, 0) + int(p["input"][kind] * scale)
+    if p["pages"]:
+        current["seenRanges"] = merge_ranges(current["seenRanges"], p["pages"])
+        if not current.get("complete") and _covers(current["seenRanges"], required_pages(version)):
+            current["complete"] = True
+            entry["completedPasses"] += 1
+    store.db.touch()
+
+
+def _prune(now):
+    if len(_sessions) < 256:
+        return
+    for key in [k for k, s in _sessions.items() if now - s["at"] > SESSION_IDLE_MS]:
+        del _sessions[key]
+
+
+def reset_memory():
+    """Forget leases and session state (what a restart does)."""
+    with store.db.lock:
+        _leases.clear()
+        _sessions.clear()
+
+
+# ---- summaries, export, delete ------------------------------------------------------------------
+
+def predominant(input_ms):
+    best = max(INPUTS, key=lambda kind: (input_ms or {}).get(kind, 0))
+    return best if (input_ms or {}).get(best, 0) > 0 else None
+
+
+def _summary(entry, seen=True):
+    """The derived summary of one chapter; `seen` adds the current pass's verified ranges (the
+    reader needs them to count pages; the export leaves them out)."""
+    entry = entry or {}
+    current = entry.get("currentPass")
+    pass_ = None
+    if current:
+        ranges = current.get("seenRanges", [])
+        pass_ = {"version": current.get("version"), "activeMs": current.get("activeMs", 0),
+                 "verifiedPages": sum(b - a + 1 for a, b in ranges), "complete": bool(current.get("complete"))}
+        if seen:
+            pass_["seen"] = [list(r) for r in ranges]
+    return {
+        "totalActiveMs": entry.get("totalActiveMs", 0), "loadingMs": entry.get("loadingMs", 0),
+        "sessions": entry.get("sessions", 0), "completedPasses": entry.get("completedPasses", 0),
+        "predominantInput": predominant(entry.get("inputMs")), "pass": pass_,
+    }
+
+
+def chapter_summary(user, manga, cid):
+    """The reader's summary of one chapter (zeros when nothing is recorded)."""
+    with store.db.lock:
+        return _summary(_entry(user, manga, cid))
+
+
+def manga_totals(user):
+    """[(manga, total active ms, chapters)] of the user's history, by manga name."""
+    with store.db.lock:
+        history = store.db.data["reading"].get(user, {})
+        return sorted((m, sum(e.get("totalActiveMs", 0) for e in chapters.values()), len(chapters))
+                      for m, chapters in history.items())
+
+
+def export(user):
+    """The user's derived reading-time summary: no input breakdown, no page ranges."""
+    with store.db.lock:
+        history = store.db.data["reading"].get(user, {})
+        manga = {m: {cid: _summary(e, seen=False) for cid, e in sorted(chapters.items())}
+                 for m, chapters in sorted(history.items())}
+    return {"schema": SCHEMA, "user": user, "exportedAt": store.now_ms(), "manga": manga}
+
+
+def has_history(user, manga):
+    with store.db.lock:
+        return manga in store.db.data["reading"].get(user, {})
+
+
+def delete_manga(user, manga):
+    """Forget one manga's reading history (progress stays). Returns the number of chapters dropped."""
+    with store.db.lock:
+        history = store.db.data["reading"].get(user, {})
+        dropped = history.pop(manga, None)
+        if not history:
+            store.db.data["reading"].pop(user, None)
+        _forget_sessions(user, lambda key: key[0] == manga)
+        if dropped is None:
+            return 0
+        store.db.touch()
+    store._flush_now()
+    return len(dropped)
+
+
+def delete_all(user):
+    """Forget every manga's reading history of the user (progress stays). Returns chapters dropped."""
+    with store.db.lock:
+        history = store.db.data["reading"].pop(user, None) or {}
+        _forget_sessions(user, lambda key: True)
+        if history:
+            store.db.touch()
+    store._flush_now()
+    return sum(len(chapters) for chapters in history.values())
+
+
+def _forget_sessions(user, drop):
+    """Deleted chapters count their sessions afresh if the same reader session goes on."""
+    for (owner, _), session in _sessions.items():
+        if owner == user:
+            session["chapters"] = {key for key in session["chapters"] if not drop(key)}
