@@ -5,52 +5,17 @@ pages with sizes, tags and rotation; the direction; the ranked versions; the nei
 progress and the page to open at; every book and chapter for the chapter picker; the settings.
 All URLs in it are relative to the app root.
 """
-from functools import lru_cache
 from urllib.parse import quote
 
 from library import index as library_index
 from mangacircus.http import HttpError, field, text_field
 
-from . import progress, reading, store, votes
+from . import lookup, progress, reading, store, votes
 
 ROTATIONS = (0, 90, 180, 270)
 
 
-# ---- lookups and URLs ------------------------------------------------------------------------
-
-def find_chapter(manga_name, cid):
-    """(manga, chapter) from the current index, or HttpError 404."""
-    manga = library_index.current().get(manga_name)
-    if manga is None:
-        raise HttpError(404, f"there is no manga {manga_name!r}")
-    chapter = manga.chapter(cid)
-    if chapter is None or not chapter.versions:
-        raise HttpError(404, f"{manga.title} has no chapter {cid!r}")
-    return manga, chapter
-
-
-def find_version(chapter, name):
-    for version in chapter.versions:
-        if version.name == name:
-            return version
-    raise HttpError(404, f"chapter {chapter.id} has no version {name!r}")
-
-
-@lru_cache(maxsize=4096)
-def _q(text):
-    # Cached: the chapter picker quotes the manga name and every book and chapter key of the
-    # manga on each request; quote() was ~⅓ of GET /api/chapter's time at 200 chapters.
-    return quote(str(text), safe="")
-
-
-def manga_url(manga):
-    return f"manga/{_q(manga.name)}/"
-
-
-def reader_url(manga, chapter, version_name=None):
-    url = f"read/{_q(manga.name)}/{_q(chapter.book)}/{_q(chapter.key)}/"
-    return f"{url}?v={_q(version_name)}" if version_name else url
-
+# ---- URLs ----------------------------------------------------------------------------------------
 
 def image_url(version, page):
     path = f"{str(version.path).replace(chr(92), '/').strip('/')}/{page.file}"
@@ -80,23 +45,24 @@ def _page(version, page):
 def _neighbour(manga, chapter):
     if chapter is None:
         return None
-    return {"id": chapter.id, "title": chapter.title, "url": reader_url(manga, chapter)}
+    return {"id": chapter.id, "title": chapter.title, "url": lookup.read_url(manga.name, chapter)}
 
 
 def _books(manga, done):
     return [{
         "key": book.key, "title": book.title, "extra": bool(book.extra),
         "chapters": [{"id": c.id, "key": c.key, "title": c.title, "read": c.id in done,
-                      "url": reader_url(manga, c)} for c in book.chapters],
+                      "url": lookup.read_url(manga.name, c)} for c in book.chapters],
     } for book in manga.books]
 
 
 def chapter_payload(user, manga_name, cid, version_name=None):
     """The chapter payload for `user`; HttpError 404 for an unknown manga, chapter or version.
     Without a version name the top-ranked version is shown (seed §6.4)."""
-    manga, chapter = find_chapter(manga_name, cid)
+    manga = lookup.manga_or_404(manga_name)
+    chapter = lookup.chapter_or_404(manga, cid)
     ranked = votes.ranked_versions(manga.name, chapter, user)
-    version = find_version(chapter, version_name if version_name else ranked[0]["name"])
+    version = lookup.version_or_404(chapter, version_name if version_name else ranked[0]["name"])
     pages = [_page(version, page) for page in version.pages()]
     entry = progress.chapter_progress(user, manga.name, chapter.id)
     order = manga.chapters()
@@ -116,7 +82,7 @@ def chapter_payload(user, manga_name, cid, version_name=None):
         "start": start_page(entry, version, len(pages)),
         "books": _books(manga, read),
         "settings": settings,
-        "manga_url": manga_url(manga),
+        "manga_url": lookup.manga_url(manga.name),
         # The Active Reading Clock's summary of this chapter, only for users who opted in.
         "clock": reading.chapter_summary(user, manga.name, chapter.id) if settings.get("readingClock") else None,
     }
@@ -148,8 +114,9 @@ def save_position(user, data):
     page, pages = field(data, "p", int), field(data, "n", int)
     done = field(data, "done", bool, required=False, default=False)
     shift = field(data, "shift", list, required=False, default=[])
-    manga, chapter = find_chapter(manga_name, cid)
-    version = find_version(chapter, version_name)
+    manga = lookup.manga_or_404(manga_name)
+    chapter = lookup.chapter_or_404(manga, cid)
+    version = lookup.version_or_404(chapter, version_name)
     if pages != version.page_count:
         raise HttpError(400, f"n must be the version's page count ({version.page_count})")
     if not 0 <= page < pages:

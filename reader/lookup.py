@@ -3,6 +3,7 @@
 Every id a user sends is checked here before anything is stored, so db.json only ever holds keys
 that name real manga, chapters and versions. Also the app-relative URLs of manga, chapters, covers.
 """
+from functools import lru_cache
 from urllib.parse import quote
 
 from library import index as library_index
@@ -47,13 +48,20 @@ def chapter_fields(data, index=None):
 
 # URLs, relative to the app root (no leading slash), as in the chapter payload.
 
+@lru_cache(maxsize=4096)
+def _q(text):
+    # Cached: the chapter picker quotes the manga name and every book and chapter key of the
+    # manga on each request; quote() was ~1/3 of GET /api/chapter's time at 200 chapters.
+    return quote(str(text), safe="")
+
+
 def manga_url(name):
-    return f"manga/{quote(name, safe='')}/"
+    return f"manga/{_q(name)}/"
 
 
 def read_url(name, chapter, version=None):
-    url = f"read/{quote(name, safe='')}/{quote(chapter.book, safe='')}/{quote(chapter.key, safe='')}/"
-    return url + (f"?v={quote(version, safe='')}" if version else "")
+    url = f"read/{_q(name)}/{_q(chapter.book)}/{_q(chapter.key)}/"
+    return url + (f"?v={_q(version)}" if version else "")
 
 
 def note_url(index, note):
