@@ -13,16 +13,15 @@
 Failures are logged with the host only: a URL may hold a secret topic or token.
 """
 import http.client
-import ipaddress
 import json
 import logging
-import socket
-import ssl
 import threading
 import time
 from urllib.parse import quote, urljoin, urlsplit
 
 from django.conf import settings
+
+from mangacircus import netguard
 
 log = logging.getLogger(__name__)
 
@@ -50,38 +49,11 @@ def _allowed(host, address):
 def resolve(host, port):
     """The (family, address) to connect to for host:port, or Refused when it is not a public address."""
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as e:
-        raise Refused(f"{host} cannot be resolved ({e})") from None
-    if not infos:
-        raise Refused(f"{host} has no address")
-    for family, _, _, _, sockaddr in infos:
-        address = ipaddress.ip_address(sockaddr[0].split("%")[0])
-        plain = getattr(address, "ipv4_mapped", None) or address
-        if not plain.is_global or plain.is_multicast:
-            if not _allowed(host, plain):
-                raise Refused(f"{host} resolves to {plain}, which is not a public address (see WEBHOOK_ALLOW)")
-    family, _, _, _, sockaddr = infos[0]
-    return family, sockaddr[0]
-
-
-class _Pinned(http.client.HTTPConnection):
-    def __init__(self, host, port, address, timeout):
-        super().__init__(host, port, timeout=timeout)
-        self.address = address
-
-    def connect(self):
-        self.sock = socket.create_connection((self.address, self.port), self.timeout)
-
-
-class _PinnedTLS(http.client.HTTPSConnection):
-    def __init__(self, host, port, address, timeout):
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
-        self.address = address
-
-    def connect(self):
-        sock = socket.create_connection((self.address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        return netguard.checked_address(host, port, _allowed)
+    except netguard.Unresolvable as e:
+        raise Refused(f"{host} cannot be resolved ({e.error})" if e.error else f"{host} has no address") from None
+    except netguard.NotPublic as e:
+        raise Refused(f"{host} resolves to {e.ip}, which is not a public address (see WEBHOOK_ALLOW)") from None
 
 
 def post(url, body, headers):
@@ -97,7 +69,7 @@ def post(url, body, headers):
         left = deadline - time.monotonic()
         if left <= 0:
             raise Refused("timed out")
-        conn = (_PinnedTLS if parts.scheme == "https" else _Pinned)(parts.hostname, port, address, left)
+        conn = netguard.pinned_connection(parts.scheme, parts.hostname, port, address, left)
         try:
             path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
             conn.request(method, path, body=body if method == "POST" else None, headers=headers)

@@ -14,16 +14,16 @@ One request at a time across all sources. Per request:
 import contextlib
 import email.utils
 import http.client
-import ipaddress
 import random
 import socket
-import ssl
 import threading
 import time
 import zlib
 from urllib.parse import urljoin, urlsplit
 
 import orjson
+
+from mangacircus import netguard
 
 from .errors import Interrupted, NotFound, Parked, Refused, Stalled, Transient
 
@@ -231,8 +231,7 @@ class HttpClient:
         except ValueError:
             raise Refused(f"{_short(url)}: bad port") from None
         address = self._checked_address(source, parts.hostname, port)
-        cls = _PinnedHTTPS if parts.scheme == "https" else _PinnedHTTP
-        conn = cls(parts.hostname, port, address, self.limits.connect_timeout)
+        conn = netguard.pinned_connection(parts.scheme, parts.hostname, port, address, self.limits.connect_timeout)
         try:
             conn.connect()
         except (socket.timeout, TimeoutError):
@@ -243,19 +242,13 @@ class HttpClient:
         return conn, target
 
     def _checked_address(self, source, host, port):
-        try:
-            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except socket.gaierror as e:
-            raise Transient(f"cannot resolve {host}: {e.strerror}") from None
         allowed = f"{host}:{port}" in source.private_hosts or host in source.private_hosts
-        for info in infos:
-            ip = ipaddress.ip_address(info[4][0].split("%")[0])
-            if ip.version == 6 and ip.ipv4_mapped:
-                ip = ip.ipv4_mapped
-            if not ip.is_global or ip.is_multicast:
-                if not allowed:
-                    raise Refused(f"refusing {host} ({ip}): a loopback, private or link-local address")
-        return infos[0][4][0]
+        try:
+            return netguard.checked_address(host, port, lambda host, ip: allowed)[1]
+        except netguard.Unresolvable as e:
+            raise Transient(f"cannot resolve {host}: {getattr(e.error, 'strerror', None) or e.error}") from None
+        except netguard.NotPublic as e:
+            raise Refused(f"refusing {host} ({e.ip}): a loopback, private or link-local address") from None
 
     def _read(self, sock, resp, url, max_bytes, deadline):
         declared = resp.getheader("content-length")
@@ -292,25 +285,6 @@ class SourceHttp:
         response = self.get(page.url, page.headers)
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
         return response.body, content_type
-
-
-class _PinnedHTTP(http.client.HTTPConnection):
-    def __init__(self, host, port, address, timeout):
-        super().__init__(host, port, timeout=timeout)
-        self._address = address
-
-    def connect(self):
-        self.sock = socket.create_connection((self._address, self.port), self.timeout)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-
-class _PinnedHTTPS(_PinnedHTTP):
-    default_port = 443
-    _context = ssl.create_default_context()
-
-    def connect(self):
-        super().connect()
-        self.sock = self._context.wrap_socket(self.sock, server_hostname=self.host)
 
 
 def _headers(extra):
