@@ -1,4 +1,7 @@
-"""JSON API plumbing: HttpError, the @api decorator and the body parser."""
+"""JSON API plumbing: the @api decorator, the body parser and field helpers.
+
+Domain errors (mangacircus/errors.py) become JSON error answers here, and only here.
+"""
 from functools import wraps
 
 import orjson
@@ -6,16 +9,10 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse, HttpResponseBase, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from .errors import DomainError, Invalid, TooLarge
+
 MAX_BODY = 1024 * 1024
 _DJANGO_ENCODER = DjangoJSONEncoder()
-
-
-class HttpError(Exception):
-    def __init__(self, status, message, headers=None):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.headers = headers or {}
 
 
 def error_response(status, message, headers=None):
@@ -34,22 +31,22 @@ def json_response(data, status=200):
 
 
 def parse_json_body(request):
-    """The request body as a JSON object, or HttpError 400/413."""
+    """The request body as a JSON object; Invalid or TooLarge otherwise."""
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
-        raise HttpError(400, "invalid Content-Length") from None
+        raise Invalid("invalid Content-Length") from None
     if length > MAX_BODY:
-        raise HttpError(413, "request body is larger than 1 MB")
+        raise TooLarge("request body is larger than 1 MB")
     raw = request.body
     if not raw:
-        raise HttpError(400, "request body must be a JSON object")
+        raise Invalid("request body must be a JSON object")
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        raise HttpError(400, "request body is not valid JSON") from None
+        raise Invalid("request body is not valid JSON") from None
     if not isinstance(data, dict):
-        raise HttpError(400, "request body must be a JSON object")
+        raise Invalid("request body must be a JSON object")
     return data
 
 
@@ -76,7 +73,7 @@ def api(auth="user", methods=("GET",)):
             try:
                 request.data = parse_json_body(request) if request.method == "POST" else {}
                 result = view(request, *args, **kwargs)
-            except HttpError as e:
+            except DomainError as e:
                 return error_response(e.status, e.message, e.headers)
             if isinstance(result, HttpResponseBase):
                 return result
@@ -93,18 +90,18 @@ def api(auth="user", methods=("GET",)):
 def field(data, name, kind, *, required=True, default=None):
     if name not in data:
         if required:
-            raise HttpError(400, f"{name} is required")
+            raise Invalid(f"{name} is required")
         return default
     value = data[name]
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-        raise HttpError(400, f"{name} must be {_KIND_NAMES.get(kind, kind.__name__)}")
+        raise Invalid(f"{name} must be {_KIND_NAMES.get(kind, kind.__name__)}")
     return value
 
 
 def text_field(data, name, *, required=True, default=None, max_length=1000):
     value = field(data, name, str, required=required, default=default)
     if value is not None and len(value) > max_length:
-        raise HttpError(400, f"{name} is longer than {max_length} characters")
+        raise Invalid(f"{name} is longer than {max_length} characters")
     return value
 
 

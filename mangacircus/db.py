@@ -1,0 +1,96 @@
+"""db.json: one JsonFile, each of its sections owned by exactly one module.
+
+Only the owner of a section reads or changes it, through `section()`, while holding `lock()`;
+everyone else calls the owner's functions. tests/test_structure.py fails when a module touches a
+section it does not own, or the document's data directly. Security-relevant changes call
+`flush_now()` before they answer.
+"""
+from .errors import Unavailable
+from .jsonfile import JsonFile
+
+OWNERS = {
+    "users": "accounts.users",
+    "sessions": "accounts.sessions",
+    "progress": "reader.progress",
+    "reading": "reader.reading",
+    "follows": "reader.social",
+    "notes": "reader.notes",
+    "votes": "reader.votes",
+    "known": "reader.announce",
+}
+
+_db = None  # the open JsonFile
+_validators = []
+_user_deleted = []
+
+
+def add_validator(check):
+    """`check(data)` raises ValueError for a document that must not be loaded (registered by owners)."""
+    if check not in _validators:
+        _validators.append(check)
+
+
+def on_user_deleted(forget):
+    """`forget(name)` drops what only that user had in the caller's own sections; it is called
+    under lock() when an account is deleted, so the deletion is one change on disk."""
+    if forget not in _user_deleted:
+        _user_deleted.append(forget)
+
+
+def _validate(data):
+    for key in OWNERS:
+        if key in data and not isinstance(data[key], dict):
+            raise ValueError(f'"{key}" must be an object')
+    for check in _validators:
+        check(data)
+
+
+def check(path):
+    """Load db.json once and close it: raises StateFileError on a corrupt file."""
+    JsonFile(path, validate=_validate).close()
+
+
+def open_db(path):
+    global _db
+    _db = JsonFile(path, validate=_validate)
+    with _db.lock:
+        for key in OWNERS:
+            _db.data.setdefault(key, {})
+    return _db
+
+
+def close_db():
+    global _db
+    if _db is not None:
+        _db.close()
+        _db = None
+
+
+def is_open():
+    return _db is not None
+
+
+def lock():
+    return _db.lock
+
+
+def section(name):
+    """The live dict of a section; hold lock() while using it."""
+    return _db.data[name]
+
+
+def touch():
+    _db.touch()
+
+
+def flush_now():
+    """Write db.json before answering; Unavailable when the write fails (the change stays in memory
+    and is written by the next successful flush)."""
+    if not _db.flush():
+        raise Unavailable("saving data is failing on the server; try again shortly", retry_after=5)
+
+
+def forget_user(name):
+    """Called by accounts.users.delete_user under lock()."""
+    for forget in _user_deleted:
+        forget(name)

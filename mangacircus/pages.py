@@ -1,0 +1,79 @@
+"""Server-rendered pages: the @page decorator and the settings area's navigation.
+
+Each app registers its settings sections from its AppConfig.ready() with `settings_section()`;
+the side navigation, its order and the admin-only rule follow from the registry. URLs come from
+`reverse()`, so a deployment under a sub-path (SCRIPT_NAME) needs nothing else.
+"""
+from functools import wraps
+from urllib.parse import quote
+
+from django.contrib import messages
+from django.http import HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+
+from .errors import DomainError, Forbidden
+
+WORKSPACES = (("user", "User"), ("admin", "Admin"))
+_sections = []  # (workspace, order, key, label, url name)
+
+
+def settings_section(workspace, key, label, url_name, order):
+    """Add a section to Settings → User or Settings → Admin (admin sections are shown to admins only)."""
+    assert workspace in dict(WORKSPACES), workspace
+    if not any(s[0] == workspace and s[2] == key for s in _sections):
+        _sections.append((workspace, order, key, label, url_name))
+        _sections.sort()
+
+
+def nav_context(request, workspace, section):
+    spaces = [w for w in WORKSPACES if w[0] == "user" or request.account.get("admin")]
+    return {
+        "settings_nav": [
+            (title, [(key, label, reverse(url_name), space == workspace and key == section)
+                     for space_, _, key, label, url_name in _sections if space_ == space])
+            for space, title in spaces
+        ],
+        "workspace": workspace,
+        "section": section,
+    }
+
+
+def render_section(request, template, workspace, section, **context):
+    """A settings page inside the settings frame."""
+    context.update(nav_context(request, workspace, section))
+    return render(request, template, context)
+
+
+def error_page(request, status, message):
+    return render(request, "error.html", {"status": status, "message": message}, status=status)
+
+
+def page(auth="user"):
+    """Wrap a server-rendered page.
+
+    Visitors go to the sign-in page; admin pages answer 403 to others. A domain error raised by a
+    form's POST becomes a message on the page it came from (post/redirect/get); raised by a GET,
+    it becomes the error page with its status.
+    """
+    assert auth in ("user", "admin")
+
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.account is None:
+                return HttpResponseRedirect(f"{reverse('mc-login')}?next={quote(request.get_full_path())}")
+            if auth == "admin" and not request.account.get("admin"):
+                return error_page(request, Forbidden.status, "admins only")
+            try:
+                return view(request, *args, **kwargs)
+            except DomainError as e:
+                if request.method != "POST":
+                    return error_page(request, e.status, e.message)
+                messages.error(request, e.message)
+                return HttpResponseRedirect(request.get_full_path())
+
+        wrapper.page_auth = auth
+        return wrapper
+
+    return decorate
