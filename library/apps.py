@@ -7,20 +7,17 @@ class LibraryConfig(AppConfig):
     name = "library"
 
     def start_runtime(self):
-        from . import announce, service, thumbs, webhooks
+        from . import service, thumbs
 
         thumbs.start()
-        webhooks.start()
-        service.on_scan(announce.on_scan)
         service.on_scan(thumbs.on_scan)
         service.start()
 
     def stop_runtime(self):
-        from . import service, thumbs, webhooks
+        from . import service, thumbs
 
         service.stop()
         thumbs.stop()
-        webhooks.stop()
 
 
 @checks.register()

@@ -16,15 +16,18 @@ class ReaderConfig(AppConfig):
     def start_runtime(self):
         from library import service as library_service
 
-        from . import store, summaries
+        from . import announce, store, summaries, webhooks
 
         store.open_db(settings.DATA / "db.json")
         store.prune_sessions()
+        webhooks.start()
         library_service.on_scan(summaries.on_scan)
+        library_service.on_scan(announce.on_scan)
 
     def stop_runtime(self):
-        from . import store
+        from . import store, webhooks
 
+        webhooks.stop()
         store.close_db()
 
 

@@ -79,7 +79,7 @@ def notifications(request):
         post = request.POST
         try:
             if post.get("action") == "test":
-                from library import announce
+                from . import announce
 
                 announce.send_test(name)
                 messages.success(request, "A test notification is on its way.")

@@ -1,7 +1,7 @@
 """Settings → Notifications: saving the webhook and the test button delivering to it."""
 import time
 
-from tests.library.webhook_target import Target
+from tests.reader.webhook_target import Target
 from tests.support.server import Server
 
 

@@ -6,10 +6,10 @@ import time
 
 import pytest
 
-from library import announce, webhooks
+from reader import announce, webhooks
 from reader import store
 from tests.library.conftest import publish, scan
-from tests.library.webhook_target import Target
+from tests.reader.webhook_target import Target
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from library import webhooks
-from tests.library.webhook_target import Target
+from reader import webhooks
+from tests.reader.webhook_target import Target
 
 ITEMS = [{"manga": "Moon Garden", "chapter": "1/3", "text": "Moon Garden · Ch. 3: Leaves"}]
 
