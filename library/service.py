@@ -20,6 +20,8 @@ from collections import deque
 
 from django.conf import settings
 
+from mangacircus.errors import Unavailable
+
 from . import index, snapshot
 from .scan import Aborted, Scan, differs, make_report, now_ms
 
@@ -237,3 +239,12 @@ def admin_summary():
         error = "LIBRARY is not set" if settings.LIBRARY is None else "the library scanner is not running"
         return {"scans": [], "scanning": False, "error": error}
     return _scanner.summary()
+
+
+def scan_now(full=False, timeout=600):
+    """A scan an admin asked for (the JSON API and the admin screen): its report, or None when it
+    is still running after `timeout` seconds. Unavailable when the scanner is not running."""
+    report = request_scan(full=full, wait=True, explicit=True, timeout=timeout)
+    if report is None and "error" in admin_summary():
+        raise Unavailable(admin_summary()["error"])
+    return report

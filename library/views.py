@@ -46,11 +46,8 @@ def cover_thumbnail(request, name=None):
 def admin_rescan(request):
     """POST /api/admin/rescan {full}: scan now and answer with the report (a full scan with full)."""
     full = field(request.data, "full", bool, required=False, default=False)
-    report = service.request_scan(full=full, wait=True, explicit=True, timeout=RESCAN_WAIT)
+    report = service.scan_now(full=full, timeout=RESCAN_WAIT)
     if report is None:
-        summary = service.admin_summary()
-        if "error" in summary:
-            return JsonResponse({"error": summary["error"]}, status=503)
         message = "the scan is still running; its report will be on the admin screen"
         return JsonResponse({"scanning": True, "message": message}, status=202)
     return report

@@ -12,7 +12,7 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 
-from .errors import DomainError, Forbidden
+from .errors import DomainError, Forbidden, NotFound
 
 WORKSPACES = (("user", "User"), ("admin", "Admin"))
 _sections = []  # (workspace, order, key, label, url name)
@@ -49,12 +49,12 @@ def error_page(request, status, message):
     return render(request, "error.html", {"status": status, "message": message}, status=status)
 
 
-def page(auth="user"):
+def page(auth="user", back=None):
     """Wrap a server-rendered page.
 
     Visitors go to the sign-in page; admin pages answer 403 to others. A domain error raised by a
-    form's POST becomes a message on the page it came from (post/redirect/get); raised by a GET,
-    it becomes the error page with its status.
+    form's POST becomes a message on the page the form is on (post/redirect/get): the URL named
+    `back`, else the same URL. Raised by a GET, or NotFound, it becomes the error page with its status.
     """
     assert auth in ("user", "admin")
 
@@ -68,10 +68,10 @@ def page(auth="user"):
             try:
                 return view(request, *args, **kwargs)
             except DomainError as e:
-                if request.method != "POST":
+                if request.method != "POST" or isinstance(e, NotFound):
                     return error_page(request, e.status, e.message)
                 messages.error(request, e.message)
-                return HttpResponseRedirect(request.get_full_path())
+                return HttpResponseRedirect(reverse(back) if back else request.get_full_path())
 
         wrapper.page_auth = auth
         return wrapper

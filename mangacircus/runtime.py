@@ -1,5 +1,5 @@
-"""Start and stop the reader's state: every app config with start_runtime()/stop_runtime()
-takes part, in INSTALLED_APPS order (stopped in reverse).
+"""Start and stop the reader's state: db.json first, then every app config with
+start_runtime()/stop_runtime(), in INSTALLED_APPS order (stopped in reverse).
 
 `serve` checks the state files and takes the data lock before gunicorn starts; the worker calls
 start() from wsgi.py. Tests call start() and stop() around each app instance.
@@ -10,7 +10,7 @@ import threading
 from django.apps import apps
 from django.conf import settings
 
-from . import jsonfile, locks
+from . import db, jsonfile, locks
 
 _started = False
 _lock = threading.Lock()
@@ -22,6 +22,7 @@ def _configs():
 
 def check():
     """Load every state file once and close it again: raises StateFileError on a corrupt one."""
+    db.check(settings.DATA / "db.json")
     for config in _configs():
         if hasattr(config, "check_runtime"):
             config.check_runtime()
@@ -34,6 +35,7 @@ def start():
             return
         settings.DATA.mkdir(parents=True, exist_ok=True)
         locks.hold(settings.DATA / ".lock", "MangaCircus reader")
+        db.open_db(settings.DATA / "db.json")
         for config in _configs():
             config.start_runtime()
         _started = True
@@ -47,6 +49,7 @@ def stop():
         for config in reversed(_configs()):
             if hasattr(config, "stop_runtime"):
                 config.stop_runtime()
+        db.close_db()
         jsonfile.close_all()
         locks.release_all()
         _started = False

@@ -192,6 +192,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.messages",
     "mangacircus",
+    "accounts",
     "reader",
     "library",
     "catalog",
@@ -203,7 +204,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "mangacircus.middleware.ApiGuardMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "reader.auth.SessionMiddleware",
+    "accounts.middleware.SessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
 ]
 
@@ -220,7 +221,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.messages.context_processors.messages",
-                "reader.auth.user_context",
+                "reader.context.user_context",
             ],
         },
     },

@@ -4,6 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     # First: page images are the most frequent requests, and their patterns shadow nothing else.
     path("", include("library.urls")),
+    path("", include("accounts.urls")),
     path("", include("reader.urls")),
     path("", include("reader.read_urls")),
     path("", include("catalog.urls")),

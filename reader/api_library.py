@@ -6,9 +6,10 @@ field's type (wrong → 400 naming it). Users only reach their own progress, fol
 import orjson
 from django.http import HttpResponse
 
-from mangacircus.http import HttpError, api, field, text_field
+from mangacircus.errors import Invalid, NotFound
+from mangacircus.http import api, field, text_field
 
-from . import lookup, manga_detail, progress, shelf, social, store, votes
+from . import lookup, manga_detail, notes, progress, shelf, social, votes
 
 
 def query_int(request, name, default, minimum=0, maximum=1_000_000):
@@ -18,9 +19,9 @@ def query_int(request, name, default, minimum=0, maximum=1_000_000):
     try:
         value = int(raw)
     except ValueError:
-        raise HttpError(400, f"{name} must be a whole number") from None
+        raise Invalid(f"{name} must be a whole number") from None
     if not minimum <= value <= maximum:
-        raise HttpError(400, f"{name} must be between {minimum} and {maximum}")
+        raise Invalid(f"{name} must be between {minimum} and {maximum}")
     return value
 
 
@@ -28,10 +29,10 @@ def query_int(request, name, default, minimum=0, maximum=1_000_000):
 def library(request):
     sort = request.GET.get("sort") or "title"
     if sort not in shelf.SORTS:
-        raise HttpError(400, f"sort must be one of {', '.join(shelf.SORTS)}")
+        raise Invalid(f"sort must be one of {', '.join(shelf.SORTS)}")
     q = request.GET.get("q", "")
     if len(q) > 200:
-        raise HttpError(400, "q is longer than 200 characters")
+        raise Invalid("q is longer than 200 characters")
     data = shelf.library(request.account["name"], q=q, sort=sort, offset=query_int(request, "offset", 0),
                          limit=query_int(request, "limit", None))
     # The whole list of a large library is ~0.5 MB of JSON: orjson writes it 5x faster.
@@ -47,7 +48,7 @@ def manga(request):
 def _required_query(request, name):
     value = request.GET.get(name)
     if not value:
-        raise HttpError(400, f"{name} is required")
+        raise Invalid(f"{name} is required")
     return value
 
 
@@ -76,7 +77,7 @@ def vote(request):
     version = lookup.version_or_404(chapter, text_field(request.data, "v", max_length=1000))
     value = field(request.data, "value", int)
     if value not in (1, 0, -1):
-        raise HttpError(400, "value must be 1, -1 or 0")
+        raise Invalid("value must be 1, -1 or 0")
     user = request.account["name"]
     votes.vote(user, found.name, chapter.id, version.name, value)
     return {"versions": manga_detail.versions_of(user, found, chapter)}
@@ -92,10 +93,10 @@ def follow(request):
 @api()
 def notifications(request):
     index = lookup.current()
-    notes = social.notifications(request.account["name"])
-    for note in notes:
+    items = notes.notifications(request.account["name"])
+    for note in items:
         note["url"] = lookup.note_url(index, note)
-    return {"notifications": notes, "unread": sum(1 for n in notes if not n.get("read"))}
+    return {"notifications": items, "unread": sum(1 for n in items if not n.get("read"))}
 
 
 @api(methods=("POST",))
@@ -103,13 +104,13 @@ def notifications_read(request):
     user = request.account["name"]
     if "all" in request.data:
         if field(request.data, "all", bool) is not True:
-            raise HttpError(400, "all must be true (or send id)")
-        changed = social.mark_read(user, social.ALL)
+            raise Invalid("all must be true (or send id)")
+        changed = notes.mark_read(user, notes.ALL)
     elif "id" in request.data:
         note_id = text_field(request.data, "id", max_length=64)
-        changed = social.mark_read(user, note_id)
+        changed = notes.mark_read(user, note_id)
         if changed is None:
-            raise HttpError(404, f"no notification with id {note_id}")
+            raise NotFound(f"no notification with id {note_id}")
     else:
-        raise HttpError(400, "id or all is required")
-    return {"marked": changed, "unread": store.unread_count(user)}
+        raise Invalid("id or all is required")
+    return {"marked": changed, "unread": notes.unread_count(user)}

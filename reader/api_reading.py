@@ -3,16 +3,19 @@ POST /api/reading/delete. Users only ever reach their own history."""
 from django.http import JsonResponse
 
 from mangacircus.clientip import client_ip
-from mangacircus.http import HttpError, api, field, text_field
+from mangacircus.errors import Forbidden, Invalid
+from mangacircus.http import api, field, text_field
 
-from . import accounts, lookup, reading, store
+from accounts import rules
+
+from . import lookup, prefs, reading
 
 
 @api(methods=("POST",))
 def pulse(request):
     user = request.account["name"]
-    if not store.get_settings(user).get("readingClock"):
-        raise HttpError(403, "the reading clock is off; turn it on in Settings → Reading clock")
+    if not prefs.get_settings(user).get("readingClock"):
+        raise Forbidden("the reading clock is off; turn it on in Settings → Reading clock")
     manga, chapter = lookup.chapter_fields(request.data)
     version = lookup.version_or_404(chapter, text_field(request.data, "v"))
     checked = reading.check_pulse(request.data, version.page_count)
@@ -35,12 +38,13 @@ def delete(request):
 
 
 def delete_history(request, data):
-    """Shared with the settings form. Raises HttpError 400/401/404/429."""
+    """Shared with the settings form. Raises Invalid, WrongCredentials, NotFound or RateLimited."""
     user = request.account["name"]
     if "all" in data:
         if field(data, "all", bool) is not True:
-            raise HttpError(400, "all must be true (or send m)")
-        accounts.verify(user, field(data, "password", str), client_ip(request))
+            raise Invalid("all must be true (or send m)")
+        rules.confirm_password(user, field(data, "password", str), client_ip(request),
+                               wrong="That password is not right.")
         return {"deleted": "all", "chapters": reading.delete_all(user)}
     name = text_field(data, "m")
     # A manga that left the library may still have history; otherwise it must exist.

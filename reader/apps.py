@@ -6,29 +6,30 @@ from django.core import checks
 class ReaderConfig(AppConfig):
     name = "reader"
 
-    def check_runtime(self):
-        from mangacircus.jsonfile import JsonFile
+    def ready(self):
+        from mangacircus.pages import settings_section
 
-        from . import store
+        # The owners of db.json's reader sections register their hooks on import.
+        from . import announce, notes, progress, reading, social, votes  # noqa: F401
 
-        JsonFile(settings.DATA / "db.json", validate=store._validate).close()
+        settings_section("user", "reading", "Reading", "mc-settings-reading", order=20)
+        settings_section("user", "notifications", "Notifications", "mc-settings-notifications", order=30)
+        settings_section("user", "clock", "Reading clock", "mc-settings-clock", order=40)
+        settings_section("admin", "library", "Library", "mc-settings-library", order=20)
 
     def start_runtime(self):
         from library import service as library_service
 
-        from . import announce, store, summaries, webhooks
+        from . import announce, summaries, webhooks
 
-        store.open_db(settings.DATA / "db.json")
-        store.prune_sessions()
         webhooks.start()
         library_service.on_scan(summaries.on_scan)
         library_service.on_scan(announce.on_scan)
 
     def stop_runtime(self):
-        from . import store, webhooks
+        from . import webhooks
 
         webhooks.stop()
-        store.close_db()
 
 
 @checks.register()

@@ -8,9 +8,10 @@ All URLs in it are relative to the app root.
 from urllib.parse import quote
 
 from library import index as library_index
-from mangacircus.http import HttpError, field, text_field
+from mangacircus.errors import Invalid
+from mangacircus.http import field, text_field
 
-from . import lookup, progress, reading, store, votes
+from . import lookup, prefs, progress, reading, votes
 
 ROTATIONS = (0, 90, 180, 270)
 
@@ -57,7 +58,7 @@ def _books(manga, done):
 
 
 def chapter_payload(user, manga_name, cid, version_name=None):
-    """The chapter payload for `user`; HttpError 404 for an unknown manga, chapter or version.
+    """The chapter payload for `user`; NotFound for an unknown manga, chapter or version.
     Without a version name the top-ranked version is shown (seed §6.4)."""
     manga = lookup.manga_or_404(manga_name)
     chapter = lookup.chapter_or_404(manga, cid)
@@ -68,10 +69,11 @@ def chapter_payload(user, manga_name, cid, version_name=None):
     order = manga.chapters()
     at = next(i for i, c in enumerate(order) if c.id == chapter.id)
     read = {cid for cid, e in progress.manga_progress(user, manga.name).items() if e.get("done")}
-    settings = store.get_settings(user)
+    settings = prefs.get_settings(user)
     return {
         "manga": {"name": manga.name, "title": manga.title},
-        "chapter": {"id": chapter.id, "book": chapter.book, "key": chapter.key, "title": chapter.title},
+        "chapter": {"id": chapter.id, "book": chapter.book, "key": chapter.key, "title": chapter.title,
+                    "label": lookup.chapter_label(chapter)},
         "version": version.name,
         "direction": version.direction,
         "pages": pages,
@@ -87,18 +89,6 @@ def chapter_payload(user, manga_name, cid, version_name=None):
         "clock": reading.chapter_summary(user, manga.name, chapter.id) if settings.get("readingClock") else None,
     }
 
-
-def mark_notes_read(user, manga_name, cid):
-    """Opening a chapter marks that chapter's notifications read."""
-    with store.db.lock:
-        changed = False
-        for note in store.db.data["notes"].get(user, []):
-            if isinstance(note, dict) and note.get("m") == manga_name and note.get("c") == cid and not note.get("read"):
-                note["read"] = True
-                changed = True
-        if changed:
-            store.db.touch()
-    return changed
 
 
 # ---- saving a position ----------------------------------------------------------------------------
@@ -118,10 +108,10 @@ def save_position(user, data):
     chapter = lookup.chapter_or_404(manga, cid)
     version = lookup.version_or_404(chapter, version_name)
     if pages != version.page_count:
-        raise HttpError(400, f"n must be the version's page count ({version.page_count})")
+        raise Invalid(f"n must be the version's page count ({version.page_count})")
     if not 0 <= page < pages:
-        raise HttpError(400, f"p must be a page index from 0 to {pages - 1}")
+        raise Invalid(f"p must be a page index from 0 to {pages - 1}")
     if len(shift) > pages or any(isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < pages for i in shift):
-        raise HttpError(400, f"shift must be a list of page indices from 0 to {pages - 1}")
+        raise Invalid(f"shift must be a list of page indices from 0 to {pages - 1}")
     return progress.save(user, manga.name, chapter.id, version=version.name, page=page, pages=pages,
                          done=done, shift=sorted(set(shift)))

@@ -5,14 +5,13 @@ through the JSON API, reading its start data from the json_script "page-data".
 """
 from urllib.parse import urlencode
 
-from django.http import Http404, HttpResponseRedirect
+from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
-from mangacircus.http import HttpError
+from mangacircus.pages import page
 
-from . import lookup, manga_detail, shelf, social
-from .auth import page
+from . import lookup, manga_detail, notes, shelf
 
 PAGE_SIZE = 120
 
@@ -44,10 +43,7 @@ def home(request):
 
 @page()
 def manga(request, name):
-    try:
-        found = lookup.manga_or_404(name)
-    except HttpError as e:
-        raise Http404(e.message) from None
+    found = lookup.manga_or_404(name)
     detail = manga_detail.detail(request.account["name"], found)
     meta = detail["meta"]
     return render(request, "reader/manga.html", {
@@ -63,10 +59,10 @@ def notifications(request):
     """The full list (the bell's dropdown shows the same from the API); POST marks all read."""
     user = request.account["name"]
     if request.method == "POST":
-        social.mark_read(user, social.ALL)
+        notes.mark_read(user, notes.ALL)
         return HttpResponseRedirect(request.path)
     index = lookup.current()
-    notes = social.notifications(user)
-    for note in notes:
+    items = notes.notifications(user)
+    for note in items:
         note["url"] = lookup.note_url(index, note)
-    return render(request, "reader/notifications.html", {"notes": notes})
+    return render(request, "reader/notifications.html", {"notes": items})

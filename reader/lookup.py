@@ -1,4 +1,4 @@
-"""Ids from requests → objects of the current library index, or HttpError 404/400.
+"""Ids from requests → objects of the current library index, or NotFound/Invalid.
 
 Every id a user sends is checked here before anything is stored, so db.json only ever holds keys
 that name real manga, chapters and versions. Also the app-relative URLs of manga, chapters, covers.
@@ -7,7 +7,8 @@ from functools import lru_cache
 from urllib.parse import quote
 
 from library import index as library_index
-from mangacircus.http import HttpError, text_field
+from mangacircus.errors import NotFound
+from mangacircus.http import text_field
 
 
 def current():
@@ -17,21 +18,21 @@ def current():
 def manga_or_404(name, index=None):
     manga = (index if index is not None else current()).get(name) if isinstance(name, str) else None
     if manga is None:
-        raise HttpError(404, f"no manga named {name}" if isinstance(name, str) else "no such manga")
+        raise NotFound(f"no manga named {name}" if isinstance(name, str) else "no such manga")
     return manga
 
 
 def chapter_or_404(manga, cid):
     chapter = manga.chapter(cid) if isinstance(cid, str) else None
     if chapter is None:
-        raise HttpError(404, f"{manga.title} has no chapter {cid}")
+        raise NotFound(f"{manga.title} has no chapter {cid}")
     return chapter
 
 
 def version_or_404(chapter, name):
     version = next((v for v in chapter.versions if v.name == name), None)
     if version is None:
-        raise HttpError(404, f"chapter {chapter.id} has no version {name}")
+        raise NotFound(f"chapter {chapter.id} has no version {name}")
     return version
 
 
@@ -79,9 +80,10 @@ def cover_url(manga):
 
 
 def chapter_label(chapter):
-    """ "Ch. 2", "Ch. 2.5", "Extra 1" — the number part of a chapter's name."""
-    if chapter.key.startswith("x"):
-        return f"Extra {chapter.key[1:]}"
+    """ "Ch. 2", "Ch. 2.5", "Extra 1": the number part of a chapter's name, the same in the reader,
+    on the manga page, in notifications and webhooks. A chapter of an extras book is an extra."""
+    if chapter.key.startswith("x") or chapter.book.startswith("x"):
+        return f"Extra {chapter.key.removeprefix('x')}"
     return f"Ch. {chapter.key}"
 
 

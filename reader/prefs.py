@@ -1,8 +1,11 @@
-"""The per-user settings of seed §5.3: defaults and validation of a partial update."""
+"""The per-user reader settings (docs/api.md): defaults, validation of a partial update, and reading
+and saving them in the user's record (accounts/users.py stores only what the user changed)."""
 from copy import deepcopy
 from urllib.parse import urlsplit
 
-from mangacircus.http import HttpError
+from accounts import users
+
+from mangacircus.errors import Invalid
 
 DEFAULT_SETTINGS = {
     "startMode": "last",
@@ -40,43 +43,57 @@ def merged_settings(stored):
 
 
 def validate_settings(changes):
-    """Check a partial settings update; raises HttpError 400 naming the first bad key."""
+    """Check a partial settings update; raises Invalid naming the first bad key."""
     clean = {}
     for key, value in changes.items():
         if key in CHOICES:
             if value not in CHOICES[key]:
-                raise HttpError(400, f"{key} must be one of {', '.join(CHOICES[key])}")
+                raise Invalid(f"{key} must be one of {', '.join(CHOICES[key])}")
         elif key in BOOLEANS:
             if not isinstance(value, bool):
-                raise HttpError(400, f"{key} must be true or false")
+                raise Invalid(f"{key} must be true or false")
         elif key == "zoom":
             value = _zoom(value)
         elif key == "webhook":
             value = _webhook(value)
         else:
-            raise HttpError(400, f"{key} is not a setting")
+            raise Invalid(f"{key} is not a setting")
         clean[key] = value
     return clean
 
 
 def _zoom(value):
     if not isinstance(value, dict):
-        raise HttpError(400, "zoom must be an object")
+        raise Invalid("zoom must be an object")
     for mode, z in value.items():
         if mode not in ZOOM_KEYS:
-            raise HttpError(400, f"zoom.{mode} is not a zoom key ({', '.join(ZOOM_KEYS)})")
+            raise Invalid(f"zoom.{mode} is not a zoom key ({', '.join(ZOOM_KEYS)})")
         if isinstance(z, bool) or not isinstance(z, (int, float)) or not ZOOM_MIN <= z <= ZOOM_MAX:
-            raise HttpError(400, f"zoom.{mode} must be a number from {ZOOM_MIN} to {ZOOM_MAX}")
+            raise Invalid(f"zoom.{mode} must be a number from {ZOOM_MIN} to {ZOOM_MAX}")
     return {mode: round(float(z), 4) for mode, z in value.items()}
 
 
 def _webhook(value):
     if not isinstance(value, str):
-        raise HttpError(400, "webhook must be a string")
+        raise Invalid("webhook must be a string")
     value = value.strip()
     if not value:
         return ""
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.hostname or len(value) > 2000:
-        raise HttpError(400, "webhook must be an http:// or https:// URL")
+        raise Invalid("webhook must be an http:// or https:// URL")
     return value
+
+
+def get_settings(name):
+    return merged_settings(users.stored_settings(name))
+
+
+def update_settings(name, changes):
+    """Apply already validated changes; returns the full settings."""
+    def apply(current):
+        for key, value in changes.items():
+            current[key] = {**current.get("zoom", {}), **value} if key == "zoom" else value
+        return merged_settings(current)
+
+    return users.change_settings(name, apply)

@@ -1,27 +1,25 @@
 """The reader page read/<manga>/<book>/<chapter>/[?v=] and its JSON API: GET /api/chapter,
 POST /api/progress."""
-from django.http import Http404
 from django.shortcuts import render
+from django.urls import get_script_prefix
 from django.views.decorators.http import require_GET
 
-from mangacircus.http import HttpError, api
+from mangacircus.errors import Invalid
+from mangacircus.http import api
+from mangacircus.pages import page
 
-from . import chapter as chapters
-from .auth import page
+from . import chapter as chapters, notes
 
 
 @require_GET
 @page()
 def read(request, manga, book, chapter):
     user = request.account["name"]
-    try:
-        payload = chapters.chapter_payload(user, manga, f"{book}/{chapter}", request.GET.get("v") or None)
-    except HttpError as e:
-        raise Http404(e.message) from None
-    chapters.mark_notes_read(user, payload["manga"]["name"], payload["chapter"]["id"])
-    root = request.META.get("SCRIPT_NAME", "") + "/"
+    payload = chapters.chapter_payload(user, manga, f"{book}/{chapter}", request.GET.get("v") or None)
+    notes.mark_chapter_read(user, payload["manga"]["name"], payload["chapter"]["id"])
+    root = get_script_prefix()
     pages = payload["pages"]
-    label = payload["chapter"]["title"] or f"Ch. {payload['chapter']['key']}"
+    label = payload["chapter"]["title"] or payload["chapter"]["label"]
     return render(request, "reader/read.html", {
         "payload": payload,
         "page_title": f"{label} · {payload['manga']['title']}",
@@ -34,12 +32,12 @@ def read(request, manga, book, chapter):
 def chapter_api(request):
     manga, cid = request.GET.get("m"), request.GET.get("c")
     if not manga:
-        raise HttpError(400, "m is required")
+        raise Invalid("m is required")
     if not cid:
-        raise HttpError(400, "c is required")
+        raise Invalid("c is required")
     user = request.account["name"]
     payload = chapters.chapter_payload(user, manga, cid, request.GET.get("v") or None)
-    chapters.mark_notes_read(user, payload["manga"]["name"], payload["chapter"]["id"])
+    notes.mark_chapter_read(user, payload["manga"]["name"], payload["chapter"]["id"])
     return payload
 
 

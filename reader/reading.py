@@ -12,13 +12,15 @@ more than MAX_PULSE_MS. Pulses are de-duplicated by (session, seq). One device a
 one browser share a device id and take the lease over from each other.
 
 Leases and the per-session sequence state live in memory only (one server process): a restart
-costs at most one pulse of time. Everything is guarded by store.db.lock.
+costs at most one pulse of time. Everything is guarded by db.lock().
 """
 import time
 
-from mangacircus.http import HttpError, field, text_field
+from mangacircus.errors import Conflict, Invalid
+from mangacircus.http import field, text_field
 
-from . import store
+from mangacircus import db
+from mangacircus.clock import now_ms
 
 SCHEMA = 1
 LEASE_MS = 15_000
@@ -42,14 +44,14 @@ def _now():
 def _token(data, name):
     value = text_field(data, name, max_length=64)
     if len(value) < 8 or not all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in value):
-        raise HttpError(400, f"{name} must be 8-64 letters, digits, '-' or '_'")
+        raise Invalid(f"{name} must be 8-64 letters, digits, '-' or '_'")
     return value
 
 
 def _ms(data, name):
     value = field(data, name, int, required=False, default=0)
     if not 0 <= value <= 86_400_000:
-        raise HttpError(400, f"{name} must be a number of milliseconds from 0 to 86400000")
+        raise Invalid(f"{name} must be a number of milliseconds from 0 to 86400000")
     return value
 
 
@@ -57,20 +59,20 @@ def check_pulse(data, page_count):
     """The validated fields of a pulse body (m, c, v are checked against the index by the caller)."""
     seq = field(data, "seq", int)
     if not 0 <= seq < 2**53:
-        raise HttpError(400, "seq must be a whole number from 0")
+        raise Invalid("seq must be a whole number from 0")
     inputs = field(data, "input", dict, required=False, default={})
     for kind in inputs:
         if kind not in INPUTS:
-            raise HttpError(400, f"input.{kind} is not an input kind ({', '.join(INPUTS)})")
+            raise Invalid(f"input.{kind} is not an input kind ({', '.join(INPUTS)})")
     pages = field(data, "pages", list, required=False, default=[])
     if len(pages) > MAX_RANGES:
-        raise HttpError(400, f"pages has more than {MAX_RANGES} ranges")
+        raise Invalid(f"pages has more than {MAX_RANGES} ranges")
     last = page_count - 1
     for pair in pages:
         if (not isinstance(pair, list) or len(pair) != 2
                 or any(isinstance(i, bool) or not isinstance(i, int) for i in pair)
                 or not 0 <= pair[0] <= pair[1] <= last):
-            raise HttpError(400, f"pages must be a list of [first, last] page indices from 0 to {last}")
+            raise Invalid(f"pages must be a list of [first, last] page indices from 0 to {last}")
     session = _token(data, "session")
     return {
         "session": session,
@@ -114,13 +116,12 @@ def pulse(user, manga, cid, version, p, now=None):
     """Merge one checked pulse (check_pulse) for `version` (an index Version); returns the answer
     for the reader: what was accepted, the lease and the chapter's summary."""
     now = _now() if now is None else now
-    with store.db.lock:
+    with db.lock():
         _prune(now)
         lease = _leases.get(user)
         if lease and lease["until"] > now and lease["device"] != p["device"]:
             wait = -(-(lease["until"] - now) // 1000)
-            raise HttpError(409, "the reading clock is running on another device",
-                            {"Retry-After": str(wait)})
+            raise Conflict("the reading clock is running on another device", retry_after=wait)
         key = (user, p["session"])
         session = _sessions.get(key)
         if session and p["seq"] <= session["seq"]:
@@ -151,11 +152,11 @@ def _lease_answer(user, p):
 
 
 def _entry(user, manga, cid):
-    return store.db.data["reading"].get(user, {}).get(manga, {}).get(cid)
+    return db.section("reading").get(user, {}).get(manga, {}).get(cid)
 
 
 def _record(user, manga, cid, version, p, active, loading, session):
-    chapters = store.db.data["reading"].setdefault(user, {}).setdefault(manga, {})
+    chapters = db.section("reading").setdefault(user, {}).setdefault(manga, {})
     entry = chapters.setdefault(cid, {
         "schema": SCHEMA, "totalActiveMs": 0, "loadingMs": 0, "sessions": 0, "completedPasses": 0,
         "inputMs": {kind: 0 for kind in INPUTS}, "currentPass": None,
@@ -180,7 +181,7 @@ def _record(user, manga, cid, version, p, active, loading, session):
         if not current.get("complete") and _covers(current["seenRanges"], required_pages(version)):
             current["complete"] = True
             entry["completedPasses"] += 1
-    store.db.touch()
+    db.touch()
 
 
 def _prune(now):
@@ -192,7 +193,7 @@ def _prune(now):
 
 def reset_memory():
     """Forget leases and session state (what a restart does)."""
-    with store.db.lock:
+    with db.lock():
         _leases.clear()
         _sessions.clear()
 
@@ -225,55 +226,55 @@ def _summary(entry, seen=True):
 
 def chapter_summary(user, manga, cid):
     """The reader's summary of one chapter (zeros when nothing is recorded)."""
-    with store.db.lock:
+    with db.lock():
         return _summary(_entry(user, manga, cid))
 
 
 def manga_totals(user):
     """[(manga, total active ms, chapters)] of the user's history, by manga name."""
-    with store.db.lock:
-        history = store.db.data["reading"].get(user, {})
+    with db.lock():
+        history = db.section("reading").get(user, {})
         return sorted((m, sum(e.get("totalActiveMs", 0) for e in chapters.values()), len(chapters))
                       for m, chapters in history.items())
 
 
 def export(user):
     """The user's derived reading-time summary: no input breakdown, no page ranges."""
-    with store.db.lock:
-        history = store.db.data["reading"].get(user, {})
+    with db.lock():
+        history = db.section("reading").get(user, {})
         manga = {m: {cid: _summary(e, seen=False) for cid, e in sorted(chapters.items())}
                  for m, chapters in sorted(history.items())}
-    return {"schema": SCHEMA, "user": user, "exportedAt": store.now_ms(), "manga": manga}
+    return {"schema": SCHEMA, "user": user, "exportedAt": now_ms(), "manga": manga}
 
 
 def has_history(user, manga):
-    with store.db.lock:
-        return manga in store.db.data["reading"].get(user, {})
+    with db.lock():
+        return manga in db.section("reading").get(user, {})
 
 
 def delete_manga(user, manga):
     """Forget one manga's reading history (progress stays). Returns the number of chapters dropped."""
-    with store.db.lock:
-        history = store.db.data["reading"].get(user, {})
+    with db.lock():
+        history = db.section("reading").get(user, {})
         dropped = history.pop(manga, None)
         if not history:
-            store.db.data["reading"].pop(user, None)
+            db.section("reading").pop(user, None)
         _forget_sessions(user, lambda key: key[0] == manga)
         if dropped is None:
             return 0
-        store.db.touch()
-    store._flush_now()
+        db.touch()
+    db.flush_now()
     return len(dropped)
 
 
 def delete_all(user):
     """Forget every manga's reading history of the user (progress stays). Returns chapters dropped."""
-    with store.db.lock:
-        history = store.db.data["reading"].pop(user, None) or {}
+    with db.lock():
+        history = db.section("reading").pop(user, None) or {}
         _forget_sessions(user, lambda key: True)
         if history:
-            store.db.touch()
-    store._flush_now()
+            db.touch()
+    db.flush_now()
     return sum(len(chapters) for chapters in history.values())
 
 

@@ -1,16 +1,13 @@
-"""Settings → User: profile and password, reading preferences, notifications (HTML forms, PRG)."""
+"""Settings → User: reading preferences and notifications (HTML forms, post/redirect/get).
+Profile & password is accounts/views.py's."""
 from django.contrib import messages
 from django.http import HttpResponseRedirect
-from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from mangacircus.clientip import client_ip
-from mangacircus.http import HttpError
+from mangacircus.pages import page, render_section
 
-from . import accounts, store
-from .auth import page
-from .prefs import CHOICES, DEFAULT_SETTINGS, validate_settings
-from .settings_nav import nav_context
+from . import announce, prefs
 
 READING_FLAGS = [
     ("adapt", "Use a fitting mode for content that needs one (webtoons open in Flow)"),
@@ -20,31 +17,9 @@ READING_FLAGS = [
 ]
 
 
-def _render(request, template, section, **context):
-    context.update(nav_context(request, "user", section))
-    return render(request, template, context)
-
-
 @page()
 def settings_home(request):
-    return HttpResponseRedirect(request.META.get("SCRIPT_NAME", "") + "/settings/user/profile/")
-
-
-@page()
-@require_http_methods(["GET", "POST"])
-def profile(request):
-    if request.method == "POST":
-        post = request.POST
-        try:
-            if post.get("new") != post.get("new2"):
-                raise HttpError(400, "the two new passwords differ")
-            accounts.change_password(request.account["name"], post.get("old", ""), post.get("new", ""),
-                                     client_ip(request), request.sid)
-            messages.success(request, "Password changed. Your other devices were signed out.")
-        except HttpError as e:
-            messages.error(request, e.message)
-        return HttpResponseRedirect(request.path)
-    return _render(request, "settings/profile.html", "profile")
+    return HttpResponseRedirect(reverse("mc-settings-profile"))
 
 
 @page()
@@ -54,21 +29,18 @@ def reading(request):
     if request.method == "POST":
         post = request.POST
         if post.get("action") == "reset-zoom":
-            changes = {"zoom": dict(DEFAULT_SETTINGS["zoom"])}
+            changes = {"zoom": dict(prefs.DEFAULT_SETTINGS["zoom"])}
         else:
             changes = {key: key in post for key, _ in READING_FLAGS}
             changes["startMode"] = post.get("startMode", "")
-        try:
-            store.update_settings(name, validate_settings(changes))
-            messages.success(request, "Zoom reset to 100 %." if "zoom" in changes else "Reading preferences saved.")
-        except HttpError as e:
-            messages.error(request, e.message)
+        prefs.update_settings(name, prefs.validate_settings(changes))
+        messages.success(request, "Zoom reset to 100 %." if "zoom" in changes else "Reading preferences saved.")
         return HttpResponseRedirect(request.path)
-    current = store.get_settings(name)
+    current = prefs.get_settings(name)
     flags = [(key, label, bool(current.get(key))) for key, label in READING_FLAGS]
-    modes = [(m, m == current["startMode"]) for m in CHOICES["startMode"]]
+    modes = [(m, m == current["startMode"]) for m in prefs.CHOICES["startMode"]]
     zoom = {k: round(v * 100) for k, v in current["zoom"].items()}
-    return _render(request, "settings/reading.html", "reading", flags=flags, modes=modes, zoom=zoom)
+    return render_section(request, "settings/reading.html", "user", "reading", flags=flags, modes=modes, zoom=zoom)
 
 
 @page()
@@ -77,20 +49,15 @@ def notifications(request):
     name = request.account["name"]
     if request.method == "POST":
         post = request.POST
-        try:
-            if post.get("action") == "test":
-                from . import announce
-
-                announce.send_test(name)
-                messages.success(request, "A test notification is on its way.")
-            else:
-                store.update_settings(name, validate_settings(
-                    {"webhook": post.get("webhook", ""), "webhookFormat": post.get("webhookFormat", "")}))
-                messages.success(request, "Notification settings saved.")
-        except HttpError as e:
-            messages.error(request, e.message)
+        if post.get("action") == "test":
+            announce.send_test(name)
+            messages.success(request, "A test notification is on its way.")
+        else:
+            prefs.update_settings(name, prefs.validate_settings(
+                {"webhook": post.get("webhook", ""), "webhookFormat": post.get("webhookFormat", "")}))
+            messages.success(request, "Notification settings saved.")
         return HttpResponseRedirect(request.path)
-    current = store.get_settings(name)
-    formats = [(f, f == current["webhookFormat"]) for f in CHOICES["webhookFormat"]]
-    return _render(request, "settings/notifications.html", "notifications",
-                   webhook=current["webhook"], formats=formats)
+    current = prefs.get_settings(name)
+    formats = [(f, f == current["webhookFormat"]) for f in prefs.CHOICES["webhookFormat"]]
+    return render_section(request, "settings/notifications.html", "user", "notifications",
+                          webhook=current["webhook"], formats=formats)

@@ -1,7 +1,7 @@
 """The library as one user sees it: filtered, sorted cards with read counts, and the
 continue-reading row. Built from the cached summaries plus the user's own progress and follows.
 """
-from . import lookup, progress, social, store, summaries
+from . import lookup, notes, progress, social, summaries
 
 SORTS = {
     "title": "Title",
@@ -90,7 +90,7 @@ def library(user, q="", sort="title", offset=0, limit=None):
     return {
         "total": len(rows), "count": len(ordered), "offset": offset, "manga": cards,
         "continue": continue_row(user, index, state) if not terms and offset == 0 else [],
-        "unread": store.unread_count(user),
+        "unread": notes.unread_count(user),
     }
 
 

@@ -2,24 +2,34 @@
 
 votes[manga][chapter id][version][user] = 1 | -1. Everybody sees totals and their own vote.
 """
-from . import store
+from mangacircus import db
+
+
+def _forget(name):
+    for chapters in db.section("votes").values():
+        for versions in chapters.values():
+            for voters in versions.values():
+                voters.pop(name, None)
+
+
+db.on_user_deleted(_forget)
 
 
 def vote(user, manga, cid, version, value):
     """value 1 or -1 records a vote, 0 withdraws it."""
-    with store.db.lock:
-        voters = (store.db.data["votes"].setdefault(manga, {}).setdefault(cid, {}).setdefault(version, {}))
+    with db.lock():
+        voters = (db.section("votes").setdefault(manga, {}).setdefault(cid, {}).setdefault(version, {}))
         if value:
             voters[user] = value
         else:
             voters.pop(user, None)
-        store.db.touch()
+        db.touch()
 
 
 def chapter_votes(manga, cid):
     """{version: {user: value}} (copies)."""
-    with store.db.lock:
-        return {v: dict(users) for v, users in store.db.data["votes"].get(manga, {}).get(cid, {}).items()}
+    with db.lock():
+        return {v: dict(users) for v, users in db.section("votes").get(manga, {}).get(cid, {}).items()}
 
 
 def ranked_versions(manga, chapter, user):

@@ -17,7 +17,7 @@ import json
 import logging
 import threading
 import time
-from urllib.parse import quote, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from django.conf import settings
 
@@ -88,7 +88,8 @@ def post(url, body, headers):
 
 
 def chapter_url(item):
-    path = f"/read/{quote(item['manga'], safe='')}/{item['chapter']}/"
+    """The item's app-relative reader URL (reader/lookup.py's read_url), made absolute with PUBLIC_URL."""
+    path = "/" + item["url"]
     return settings.PUBLIC_URL + path if settings.PUBLIC_URL else path
 
 

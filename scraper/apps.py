@@ -6,6 +6,11 @@ class ScraperConfig(AppConfig):
     name = "scraper"
     poll = None
 
+    def ready(self):
+        from mangacircus.pages import settings_section
+
+        settings_section("admin", "scraper", "Scraper", "mc-admin-scraper-home", order=30)
+
     def start_runtime(self):
         """In the reader: poll the daemon's revision, only when a token makes the daemon reachable."""
         if settings.SCRAPER_TOKEN:

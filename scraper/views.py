@@ -5,8 +5,7 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 
-from reader.auth import page
-from reader.settings_nav import nav_context
+from mangacircus.pages import nav_context, page
 
 TABS = [
     ("queue", "Queue"),

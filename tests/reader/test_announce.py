@@ -1,4 +1,4 @@
-"""library/announce.py: known chapters, in-app notifications for followers, webhooks."""
+"""reader/announce.py: known chapters, in-app notifications for followers, webhooks."""
 import ipaddress
 import json
 import shutil
@@ -6,22 +6,22 @@ import time
 
 import pytest
 
+from mangacircus import db as statedb
 from reader import announce, webhooks
-from reader import store
 from tests.library.conftest import publish, scan
 from tests.reader.webhook_target import Target
 
 
 @pytest.fixture
 def db(tmp_path):
-    db = store.open_db(tmp_path / "db.json")
+    db = statedb.open_db(tmp_path / "db.json")
     with db.lock:
         for name in ("alice", "bob", "carol"):
             db.data["users"][name] = {"name": name, "hash": "x", "settings": {}}
         db.data["follows"] = {"alice": {"Moon Garden": True}, "bob": {"Moon Garden": False},
                               "carol": {"Long Scroll": True}, "ghost": {"Moon Garden": True}}
     yield db
-    store.close_db()
+    statedb.close_db()
 
 
 def test_it_records_new_manga_silently_then_announces_new_chapters(db, library_dir):

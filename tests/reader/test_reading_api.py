@@ -5,7 +5,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from reader import reading, store
+from mangacircus import db as statedb
+from reader import reading
 from tests.conftest import PASSWORD
 from tests.reader.conftest import new_user
 
@@ -179,11 +180,11 @@ class Version:
 
 @pytest.fixture
 def db(tmp_path):
-    store.open_db(tmp_path / "db.json")
+    opened = statedb.open_db(tmp_path / "db.json")
     reading.reset_memory()
-    yield store.db
+    yield opened
     reading.reset_memory()
-    store.close_db()
+    statedb.close_db()
 
 
 def test_it_gives_the_lease_to_another_device_once_it_expires(db):

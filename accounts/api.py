@@ -1,0 +1,74 @@
+"""JSON API of accounts: sign-up, sign-in, sign-out, password, user administration."""
+from django.http import JsonResponse
+
+from mangacircus.clientip import client_ip
+from mangacircus.http import api, field, text_field
+
+from . import rules, sessions, users
+from .middleware import clear_session_cookie, set_session_cookie
+
+
+@api(auth="public")
+def auth_state(request):
+    return rules.signup_state()
+
+
+@api(auth="public", methods=("POST",))
+def signup(request):
+    name = text_field(request.data, "name", max_length=64)
+    token = rules.signup(name, field(request.data, "password", str))
+    response = JsonResponse({"name": name, "admin": users.get_user(name)["admin"]})
+    set_session_cookie(response, token)
+    return response
+
+
+@api(auth="public", methods=("POST",))
+def login(request):
+    name = text_field(request.data, "name", max_length=64)
+    token = rules.login(name, field(request.data, "password", str), client_ip(request))
+    response = JsonResponse({"name": name})
+    set_session_cookie(response, token)
+    return response
+
+
+@api(methods=("POST",))
+def logout(request):
+    sessions.end_session(request.sid)
+    response = JsonResponse({"ok": True})
+    clear_session_cookie(response)
+    return response
+
+
+@api(methods=("POST",))
+def change_password(request):
+    rules.change_password(request.account["name"], field(request.data, "old", str), field(request.data, "new", str),
+                          client_ip(request), request.sid)
+    return {"ok": True}
+
+
+@api(auth="admin", methods=("POST",))
+def admin_user(request):
+    """Create a user, or reset an existing user's password."""
+    name = text_field(request.data, "name", max_length=64)
+    password = field(request.data, "password", str)
+    admin = field(request.data, "admin", bool, required=False, default=False)
+    if users.exists(name):
+        rules.reset_password(name, password)
+        return {"name": name, "created": False}
+    rules.create_user(name, password, admin=admin)
+    return {"name": name, "created": True}
+
+
+@api(auth="admin", methods=("POST",))
+def admin_user_role(request):
+    name = rules.existing_user(text_field(request.data, "name", max_length=64))["name"]
+    admin = field(request.data, "admin", bool)
+    rules.set_role(request.account["name"], name, admin)
+    return {"name": name, "admin": admin}
+
+
+@api(auth="admin", methods=("POST",))
+def admin_user_delete(request):
+    name = text_field(request.data, "name", max_length=64)
+    rules.delete_user(request.account["name"], name)
+    return {"deleted": name}

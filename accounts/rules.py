@@ -1,0 +1,124 @@
+"""Sign-up, sign-in, passwords and the user-admin rules: one set of functions that the JSON API
+(accounts/api.py) and the HTML screens (accounts/views.py, accounts/admin_views.py) both call."""
+import threading
+
+from django.conf import settings
+
+from mangacircus import db
+from mangacircus.errors import Forbidden, Invalid, NotFound, RateLimited, WrongCredentials
+
+from . import passwords, ratelimit, sessions, users
+
+MIN_PASSWORD = 8
+MAX_PASSWORD = 1024
+_signup_lock = threading.Lock()
+
+
+def check_password_rules(password, field="password"):
+    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise Invalid(f"{field} must be {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+
+
+def signup_state():
+    first_run = users.user_count() == 0
+    return {"firstRun": first_run, "signup": first_run or settings.SIGNUP == "open"}
+
+
+def signup(name, password):
+    """Create an account and return a session token. The first account becomes the admin."""
+    check_password_rules(password)
+    _check_signup_open()
+    users.check_new_name(name)
+    password_hash = passwords.make_hash(password)  # slow: outside the lock
+    with _signup_lock:
+        first = _check_signup_open()
+        users.check_new_name(name)
+        users.create_user(name, password_hash, admin=first)
+    return sessions.create_session(name)
+
+
+def _check_signup_open():
+    first = users.user_count() == 0
+    if not first and settings.SIGNUP != "open":
+        raise Forbidden("sign-up is closed; ask an admin for an account")
+    return first
+
+
+def verify(name, password, address):
+    """A rate-limited password check; RateLimited when the limit is reached, WrongCredentials when wrong."""
+    if not isinstance(name, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD or len(name) > 64:
+        raise Invalid("name and password must be strings")
+    wait = ratelimit.take(name, address)
+    if wait:
+        raise RateLimited(f"too many attempts; try again in {wait} seconds", retry_after=wait)
+    user = users.get_user(name)
+    if not passwords.check(password, user["hash"] if user else None):
+        raise WrongCredentials("wrong name or password")
+    return user
+
+
+def confirm_password(name, password, address, wrong="the current password is wrong"):
+    """A signed-in user confirms a sensitive action with their password (same rate limit)."""
+    try:
+        return verify(name, password, address)
+    except WrongCredentials:
+        raise WrongCredentials(wrong) from None
+
+
+def login(name, password, address):
+    """Check the password and start a new session (never adopting a token sent by the client)."""
+    user = verify(name, password, address)
+    if passwords.needs_rehash(user["hash"]):
+        users.set_password_hash(name, passwords.make_hash(password))
+    return sessions.create_session(name)
+
+
+def _replace_password(name, password, keep_token=None):
+    """New hash and the end of every other session, as one change on disk."""
+    password_hash = passwords.make_hash(password)  # slow: outside the lock
+    with db.lock():
+        users.set_password_hash(name, password_hash, flush=False)
+        sessions.end_other_sessions(name, keep_token, flush=False)
+    db.flush_now()
+
+
+def change_password(name, old, new, address, current_token):
+    check_password_rules(new, "new")
+    confirm_password(name, old, address)
+    _replace_password(name, new, keep_token=current_token)
+
+
+# User administration: the same rules for the JSON API and the admin screens.
+
+def existing_user(name):
+    user = users.get_user(name) if isinstance(name, str) else None
+    if user is None:
+        raise NotFound(f"no user named {name}")
+    return user
+
+
+def create_user(name, password, admin=False):
+    check_password_rules(password)
+    users.check_new_name(name)
+    users.create_user(name, passwords.make_hash(password), admin=admin)
+
+
+def reset_password(name, password):
+    """An admin sets a new password; every session of the user ends."""
+    existing_user(name)
+    check_password_rules(password)
+    _replace_password(name, password)
+
+
+def set_role(actor, name, admin):
+    existing_user(name)
+    if name == actor and not admin:
+        raise Invalid("you cannot revoke your own admin rights; another admin can")
+    users.set_admin(name, admin)
+
+
+def delete_user(actor, name):
+    existing_user(name)
+    if name == actor:
+        raise Invalid("you cannot delete your own account")
+    users.delete_user(name)

@@ -1,0 +1,75 @@
+"""The `sessions` section of db.json: sessions[sha256(token)] = {u: name, t: created ms}.
+
+Only the SHA-256 of the random cookie token is stored, so a copy of db.json signs nobody in.
+Starting and ending sessions is flushed before it returns.
+"""
+import hashlib
+import secrets
+
+from mangacircus import db
+from mangacircus.clock import now_ms
+
+from . import users
+
+SESSION_DAYS = 365
+
+
+def digest(token):
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _end_all(name, keep=None):
+    sessions = db.section("sessions")
+    for d in [d for d, s in sessions.items() if s.get("u") == name and d != keep]:
+        del sessions[d]
+
+
+db.on_user_deleted(_end_all)
+
+
+def create_session(name):
+    token = secrets.token_hex(32)
+    with db.lock():
+        db.section("sessions")[digest(token)] = {"u": name, "t": now_ms()}
+        db.touch()
+    db.flush_now()
+    return token
+
+
+def session_user(token):
+    """The user record of a session token, or None."""
+    if not token or len(token) > 128 or not db.is_open():
+        return None
+    with db.lock():
+        session = db.section("sessions").get(digest(token))
+        return users.get_user(session.get("u")) if session else None
+
+
+def end_session(token):
+    with db.lock():
+        db.section("sessions").pop(digest(token), None)
+        db.touch()
+    db.flush_now()
+
+
+def end_other_sessions(name, keep_token=None, *, flush=True):
+    """End every session of the user except the one of `keep_token` (a password change)."""
+    with db.lock():
+        _end_all(name, digest(keep_token) if keep_token else None)
+        db.touch()
+    if flush:
+        db.flush_now()
+
+
+def prune_sessions():
+    """At start: drop sessions older than a year or of users that are gone."""
+    cutoff = now_ms() - SESSION_DAYS * 86_400_000
+    with db.lock():
+        sessions = db.section("sessions")
+        stale = [d for d, s in sessions.items()
+                 if not isinstance(s, dict) or not users.exists(s.get("u")) or s.get("t", 0) < cutoff]
+        for d in stale:
+            del sessions[d]
+        if stale:
+            db.touch()
+    return len(stale)

@@ -1,0 +1,21 @@
+from django.urls import path
+
+from . import admin_views, api, views
+
+urlpatterns = [
+    path("login/", views.login_page, name="mc-login"),
+    path("signup/", views.signup_page, name="mc-signup"),
+    path("logout/", views.logout_page, name="mc-logout"),
+    path("settings/user/profile/", views.profile, name="mc-settings-profile"),
+    path("settings/admin/users/", admin_views.users, name="mc-settings-users"),
+    path("settings/admin/users/<str:name>/", admin_views.user_action, name="mc-settings-user"),
+    path("settings/admin/users/<str:name>/delete/", admin_views.user_delete, name="mc-settings-user-delete"),
+    path("api/auth", api.auth_state),
+    path("api/signup", api.signup),
+    path("api/login", api.login),
+    path("api/logout", api.logout),
+    path("api/password", api.change_password),
+    path("api/admin/user", api.admin_user),
+    path("api/admin/user/role", api.admin_user_role),
+    path("api/admin/user/delete", api.admin_user_delete),
+]

@@ -1,0 +1,101 @@
+"""The `users` section of db.json: accounts, their roles and their stored settings.
+
+users[name] = {name, admin, created, hash, settings}. Role, password and account changes are
+flushed before they return (db.flush_now()); they raise Unavailable when that write fails.
+"""
+import re
+
+from mangacircus import db
+from mangacircus.clock import now_ms
+from mangacircus.errors import Conflict, Invalid
+
+NAME_RE = re.compile(r"^[^\W_][\w.-]{0,31}$")
+
+
+def _validate(data):
+    for name, user in data.get("users", {}).items():
+        if not isinstance(user, dict) or not isinstance(user.get("hash"), str):
+            raise ValueError(f'user "{name}" has no password hash')
+
+
+db.add_validator(_validate)
+
+
+def get_user(name):
+    with db.lock():
+        user = db.section("users").get(name)
+        return dict(user) if user else None
+
+
+def exists(name):
+    with db.lock():
+        return name in db.section("users")
+
+
+def user_count():
+    with db.lock():
+        return len(db.section("users"))
+
+
+def list_users():
+    with db.lock():
+        return [
+            {"name": u["name"], "admin": bool(u.get("admin")), "created": u.get("created")}
+            for u in sorted(db.section("users").values(), key=lambda u: u["name"].lower())
+        ]
+
+
+def check_new_name(name):
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise Invalid("name must be 1-32 letters, digits, '.', '-' or '_', starting with a letter or digit")
+    with db.lock():
+        if any(existing.lower() == name.lower() for existing in db.section("users")):
+            raise Conflict(f"the name {name} is taken")
+
+
+def create_user(name, password_hash, admin=False):
+    with db.lock():
+        db.section("users")[name] = {
+            "name": name, "admin": bool(admin), "created": now_ms(), "hash": password_hash, "settings": {},
+        }
+        db.touch()
+    db.flush_now()
+
+
+def set_password_hash(name, password_hash, *, flush=True):
+    with db.lock():
+        db.section("users")[name]["hash"] = password_hash
+        db.touch()
+    if flush:
+        db.flush_now()
+
+
+def set_admin(name, admin):
+    with db.lock():
+        db.section("users")[name]["admin"] = bool(admin)
+        db.touch()
+    db.flush_now()
+
+
+def delete_user(name):
+    """Remove the account and, through the owners' hooks (db.on_user_deleted), all that is only theirs."""
+    with db.lock():
+        db.section("users").pop(name, None)
+        db.forget_user(name)
+        db.touch()
+    db.flush_now()
+
+
+def stored_settings(name):
+    """A copy of the user's stored settings (only what they changed; defaults are the reader's)."""
+    with db.lock():
+        return dict(db.section("users")[name].get("settings") or {})
+
+
+def change_settings(name, change):
+    """Apply `change(settings_dict)` under the lock and return its result."""
+    with db.lock():
+        current = db.section("users")[name].setdefault("settings", {})
+        result = change(current)
+        db.touch()
+        return result

@@ -1,0 +1,14 @@
+"""What every page's template gets: the account, the app root and the bell's unread count."""
+from django.conf import settings
+from django.urls import get_script_prefix
+
+from . import notes
+
+
+def user_context(request):
+    """Links in templates are root + an app-relative URL."""
+    account = getattr(request, "account", None)
+    return {
+        "account": account, "signup_open": settings.SIGNUP == "open", "root": get_script_prefix(),
+        "unread_notes": notes.unread_count(account["name"]) if account else 0,
+    }

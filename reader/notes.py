@@ -1,0 +1,75 @@
+"""The `notes` section of db.json: in-app notifications, notes[user] = [{id, t, m, c, text, read}, …],
+oldest first, each user keeping the newest MAX_NOTES. Each user only ever reaches their own."""
+import secrets
+
+from mangacircus import db
+from mangacircus.clock import now_ms
+
+MAX_NOTES = 200
+ALL = object()  # mark_read(user, ALL): every notification of the user
+
+
+def _forget(name):
+    db.section("notes").pop(name, None)
+
+
+db.on_user_deleted(_forget)
+
+
+def add(user, items):
+    """Append notifications {m, c, text} for a user (unread, stamped now); returns the stored ones."""
+    now = now_ms()
+    with db.lock():
+        notes = db.section("notes").get(user)
+        if not isinstance(notes, list):
+            notes = db.section("notes")[user] = []
+        added = [{"id": secrets.token_hex(6), "t": now, "m": item["m"], "c": item["c"], "text": item["text"],
+                  "read": False} for item in items]
+        notes.extend(added)
+        del notes[:-MAX_NOTES]
+        db.touch()
+    return added
+
+
+def notifications(user):
+    """The user's notifications, newest first (copies)."""
+    with db.lock():
+        return [dict(note) for note in reversed(db.section("notes").get(user, []))]
+
+
+def unread_count(user):
+    with db.lock():
+        return sum(1 for note in db.section("notes").get(user, []) if not note.get("read"))
+
+
+def mark_read(user, which):
+    """Mark one notification (by id) or ALL of them read. Returns how many changed, or None when
+    no notification of this user has that id."""
+    with db.lock():
+        mine = db.section("notes").get(user, [])
+        if which is ALL:
+            targets = mine
+        else:
+            targets = [note for note in mine if note.get("id") == which]
+            if not targets:
+                return None
+        return _mark(targets)
+
+
+def mark_chapter_read(user, manga, cid):
+    """Opening a chapter marks that chapter's notifications read; returns whether any changed."""
+    with db.lock():
+        targets = [note for note in db.section("notes").get(user, [])
+                   if isinstance(note, dict) and note.get("m") == manga and note.get("c") == cid]
+        return bool(_mark(targets))
+
+
+def _mark(targets):
+    changed = 0
+    for note in targets:
+        if not note.get("read"):
+            note["read"] = True
+            changed += 1
+    if changed:
+        db.touch()
+    return changed
