@@ -20,7 +20,7 @@ from .report import Row, target
 def user_data(megabytes):
     """A db.json-shaped dict of about `megabytes` MB once serialised."""
     data = {"users": {}, "sessions": {}, "progress": {}, "reading": {}, "follows": {}, "notes": {},
-            "votes": {}, "known": {}, "dismissed": {}}
+            "votes": {}, "known": {}}
     want = int(megabytes * 1e6)
     size, user = 0, 0
     while size < want:

@@ -15,8 +15,6 @@ DEFAULT_SETTINGS = {
     "skipCovers": False,
     "flowPageGap": True,
     "readingClock": False,
-    "readingStory": True,
-    "discovery": False,
     "zoom": {"flow": 1, "page": 1, "book": 1, "strip": 1},
     "webhook": "",
     "webhookFormat": "ntfy",
@@ -27,17 +25,19 @@ CHOICES = {
     "lastMode": ("flow", "page", "book"),
     "webhookFormat": ("ntfy", "gotify", "json"),
 }
-BOOLEANS = ("adapt", "skipExtras", "skipCovers", "flowPageGap", "readingClock", "readingStory", "discovery")
+BOOLEANS = ("adapt", "skipExtras", "skipCovers", "flowPageGap", "readingClock")
 ZOOM_KEYS = ("flow", "page", "book", "strip")
 ZOOM_MIN, ZOOM_MAX = 0.2, 6.0
 
 
 def merged_settings(stored):
+    """The defaults overlaid with what the user stored; a stored key that is no setting (any more)
+    stays in db.json but is not answered."""
     result = deepcopy(DEFAULT_SETTINGS)
     for key, value in (stored or {}).items():
         if key == "zoom" and isinstance(value, dict):
             result["zoom"].update(value)
-        else:
+        elif key in result:
             result[key] = value
     return result
 
