@@ -199,7 +199,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "mangacircus.middleware.SecurityHeadersMiddleware",
+    # Before whitenoise, so static files get the headers too.
+    "django.middleware.security.SecurityMiddleware",  # X-Content-Type-Options
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",  # X-Frame-Options
+    "mangacircus.middleware.SecurityHeadersMiddleware",  # CSP, Referrer-Policy, COOP
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "mangacircus.middleware.ApiGuardMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -230,9 +233,11 @@ MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 CSRF_COOKIE_HTTPONLY = True
 CSRF_COOKIE_SECURE = COOKIE_SECURE
 CSRF_COOKIE_SAMESITE = "Lax"
-SESSION_COOKIE_SECURE = COOKIE_SECURE
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Referrer-Policy and Cross-Origin-Opener-Policy come from mangacircus/middleware.py, with the CSP.
+SECURE_REFERRER_POLICY = None
+SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 USE_X_FORWARDED_HOST = False
 if TRUSTED_PROXIES:
