@@ -10,7 +10,7 @@ import threading
 from django.apps import apps
 from django.conf import settings
 
-from . import jsonfile, locks
+from . import jsonfile, locks, secretkey
 
 _started = False
 _lock = threading.Lock()
@@ -33,6 +33,7 @@ def start():
         if _started:
             return
         settings.DATA.mkdir(parents=True, exist_ok=True)
+        secretkey.ensure()
         locks.hold(settings.DATA / ".lock", "MangaCircus reader")
         for config in _configs():
             config.start_runtime()
