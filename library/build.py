@@ -1,4 +1,4 @@
-"""Building one Manga from its folder (library-format.md §1-§4); scan.py decides when.
+"""Building one Manga from its folder (docs/library.md); scan.py decides when.
 
 1. List the manga folder: manga.json, cover.*, pages lying directly in it, and sub-folders.
 2. Sort each sub-folder into a slot of a book: a chapter name → book "0"; "Vol.2 Ch.5" → book 2;

@@ -1,4 +1,4 @@
-"""New-chapter announcements (indexing.md §4), a scan hook.
+"""New-chapter announcements (docs/architecture-library.md, "Announcements"), a scan hook.
 
 For each manga the scan added or changed:
 1. Its chapter ids now present are compared with `known[manga]` in db.json, the append-only

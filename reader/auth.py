@@ -1,4 +1,4 @@
-"""The seed's own sessions: a random `sid` cookie whose SHA-256 is kept in db.json."""
+"""Our own sessions (docs/accounts.md, "Sessions"): a random `sid` cookie whose SHA-256 is kept in db.json."""
 from functools import wraps
 from urllib.parse import quote
 

@@ -1,4 +1,4 @@
-"""The per-user settings of seed §5.3: defaults and validation of a partial update."""
+"""The per-user settings (docs/api.md, POST /api/settings): defaults and validation of a partial update."""
 from copy import deepcopy
 from urllib.parse import urlsplit
 

@@ -1,4 +1,4 @@
-"""The settings area: two workspaces, one URL per section (web.md §3).
+"""The settings area: two workspaces, one URL per section (docs/using.md, "Settings").
 
 A feature adds its section here; the side navigation and the admin-only rule follow from it.
 """

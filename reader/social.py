@@ -1,4 +1,4 @@
-"""Follows and in-app notifications in db.json (seed §5.3, §6.5).
+"""Follows and in-app notifications in db.json (docs/api.md, "Follows and notifications").
 
 follows[user][manga] = true; notes[user] = [{id, t, m, c, text, read}, …] oldest first, written by
 the library's announcements after a scan. Each user only ever reaches their own entries here.

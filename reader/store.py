@@ -1,4 +1,4 @@
-"""db.json: accounts, sessions and per-user settings (seed §5.3).
+"""db.json: accounts, sessions and per-user settings (docs/accounts.md).
 
 Every access to user data goes through functions in this package (store, progress, social ...);
 views never touch the dict. Callers hold no lock: each function takes `db.lock` itself.
