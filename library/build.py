@@ -15,8 +15,16 @@ from typing import NamedTuple
 from . import meta as metadata
 from .folders import join
 from .model import Book, Chapter, Manga, Version, stamp_ms, stamp_of
-from .names import ChapterName, is_page, loose_chapter, natural_key, next_free_key, parse_book, \
-    parse_chapter, parse_volume_chapter
+from .names import (
+    ChapterName,
+    is_page,
+    loose_chapter,
+    natural_key,
+    next_free_key,
+    parse_book,
+    parse_chapter,
+    parse_volume_chapter,
+)
 
 
 class Slot(NamedTuple):

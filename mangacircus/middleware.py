@@ -6,8 +6,6 @@ A view may send its own CSP (/lib/ images send a sandbox).
 """
 from urllib.parse import urlsplit
 
-from django.conf import settings
-
 from . import jsonfile
 from .http import MAX_BODY, error_response
 

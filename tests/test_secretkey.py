@@ -39,16 +39,16 @@ def test_importing_the_settings_writes_nothing(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
+def start_together(barrier, path, keys):
+    barrier.wait()
+    keys.append(secretkey.load_or_create(path))
+
+
 def test_racing_threads_end_up_with_one_complete_key(tmp_path):
     for round in range(20):
         path = tmp_path / str(round) / "secret_key"
         barrier, keys = threading.Barrier(8), []
-
-        def start():
-            barrier.wait()
-            keys.append(secretkey.load_or_create(path))
-
-        threads = [threading.Thread(target=start) for _ in range(8)]
+        threads = [threading.Thread(target=start_together, args=(barrier, path, keys)) for _ in range(8)]
         for t in threads:
             t.start()
         for t in threads:
