@@ -97,7 +97,7 @@ def main():
 
     print("\nwarm, thread pool (imagesize, µs/page, best of 3)")
     for workers in (1, 2, 4, 8):
-        print(f"  {workers} thread(s): {best_of(3, lambda: run(imagesize.size, files, workers)):7.1f}")
+        print(f"  {workers} thread(s): {best_of(3, lambda n=workers: run(imagesize.size, files, n)):7.1f}")
 
     print("\ncold (evicted before each run; imagesize, µs/page)")
     for workers in (1, 2, 4, 8):

@@ -1,4 +1,4 @@
-"""Building one Manga from its folder (library-format.md §1-§4); scan.py decides when.
+"""Building one Manga from its folder (docs/library.md); scan.py decides when.
 
 1. List the manga folder: manga.json, cover.*, pages lying directly in it, and sub-folders.
 2. Sort each sub-folder into a slot of a book: a chapter name → book "0"; "Vol.2 Ch.5" → book 2;
@@ -15,8 +15,16 @@ from typing import NamedTuple
 from . import meta as metadata
 from .folders import join
 from .model import Book, Chapter, Manga, Version, stamp_ms, stamp_of
-from .names import ChapterName, is_page, loose_chapter, natural_key, next_free_key, parse_book, \
-    parse_chapter, parse_volume_chapter
+from .names import (
+    ChapterName,
+    is_page,
+    loose_chapter,
+    natural_key,
+    next_free_key,
+    parse_book,
+    parse_chapter,
+    parse_volume_chapter,
+)
 
 
 class Slot(NamedTuple):

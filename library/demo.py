@@ -1,4 +1,4 @@
-"""A demo library in the folder format of library-format.md, drawn with Pillow.
+"""A demo library in the folder format of docs/library.md, drawn with Pillow.
 
 `make_demo(path)` writes six manga that exercise the reader: a right-to-left manga with books, an
 extras book, versions from two sources, a decimal chapter and book spreads; a left-to-right comic;

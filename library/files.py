@@ -10,9 +10,10 @@ other, and does not exist.
 `image_response()` then opens the file without following a last-moment link, checks that it is a
 regular file whose magic bytes name an image format (the Content-Type comes from those bytes, not
 from the name), and answers with an ETag (304 on If-None-Match), `Cache-Control: private,
-max-age=86400`, nosniff and `Content-Security-Policy: sandbox; default-src 'none'`. The body is a
-FileResponse (gunicorn sends it with sendfile), or, with SENDFILE_HEADER set, an empty response that
-hands the file to the reverse proxy: only after the session check that the view did first.
+max-age=86400` and `Content-Security-Policy: sandbox; default-src 'none'` (nosniff comes from
+Django's SecurityMiddleware, as on every response). The body is a FileResponse (gunicorn sends it
+with sendfile), or, with SENDFILE_HEADER set, an empty response that hands the file to the reverse
+proxy: only after the session check that the view did first.
 """
 import functools
 import os
@@ -100,8 +101,7 @@ def image_response(request, real, *, proxy=True):
         f.close()
         return None
     etag = _etag(st)
-    headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL, "X-Content-Type-Options": "nosniff",
-               "Content-Security-Policy": CSP}
+    headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL, "Content-Security-Policy": CSP}
     if _matches(request, etag):
         f.close()
         response = HttpResponseNotModified()

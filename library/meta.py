@@ -1,4 +1,4 @@
-"""manga.json and chapter.json (library-format.md §3), and reading-direction resolution.
+"""manga.json and chapter.json (docs/library.md, "manga.json and chapter.json"), and reading-direction resolution.
 
 Both files are optional JSON objects; unknown fields are kept. An unreadable or invalid file is
 treated as absent and reported; it never hides the folder's content.

@@ -1,4 +1,4 @@
-"""Names in the library tree: books, chapters, pages and their tags (library-format.md §2, §4).
+"""Names in the library tree: books, chapters, pages and their tags (docs/library.md, "Names", "Pages").
 
 Pure functions of one name each; nothing here touches the disk.
 Matching is case-insensitive; the separators between parts are any run of spaces, `_`, `-`, `.`.

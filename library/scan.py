@@ -1,4 +1,4 @@
-"""The scan: the folder tree → a new Index and a report (indexing.md §2).
+"""The scan: the folder tree → a new Index and a report (docs/architecture-library.md, "Scans").
 
 1. stat LIBRARY. Missing, unreadable or (when the last index had manga) empty: the scan fails with
    an error and the previous index stays; a lost mount never reads as "everything was deleted".

@@ -1,4 +1,4 @@
-"""The disposable files of the index (indexing.md §2), both written atomically:
+"""The disposable files of the index (docs/architecture-library.md, "Scans"), both written atomically:
 
 - DATA/library-index.json: a versioned snapshot of the whole Index with its stamps and the time of
   the last full scan. Restored at start so browsing works before any walk. Missing, unreadable,

@@ -1,7 +1,10 @@
-"""Security headers on every response, and the /api/ guard (CSRF, body size, failing storage)."""
-from urllib.parse import urlsplit
+"""Security headers on every response, and the /api/ guard (CSRF, body size, failing storage).
 
-from django.conf import settings
+X-Content-Type-Options and X-Frame-Options come from Django's SecurityMiddleware and
+XFrameOptionsMiddleware (settings.py); the CSP, Referrer-Policy and Cross-Origin-Opener-Policy from here.
+A view may send its own CSP (/lib/ images send a sandbox).
+"""
+from urllib.parse import urlsplit
 
 from . import jsonfile
 from .http import MAX_BODY, error_response
@@ -19,9 +22,7 @@ class SecurityHeadersMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
         return response
 

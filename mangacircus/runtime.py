@@ -10,7 +10,7 @@ import threading
 from django.apps import apps
 from django.conf import settings
 
-from . import db, jsonfile, locks
+from . import db, jsonfile, locks, secretkey
 
 _started = False
 _lock = threading.Lock()
@@ -34,6 +34,7 @@ def start():
         if _started:
             return
         settings.DATA.mkdir(parents=True, exist_ok=True)
+        secretkey.ensure()
         locks.hold(settings.DATA / ".lock", "MangaCircus reader")
         db.open_db(settings.DATA / "db.json")
         for config in _configs():

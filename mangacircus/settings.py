@@ -3,9 +3,7 @@
 A bad value stops the start with a message naming the variable (see docs/configuration.md).
 """
 import ipaddress
-import os
 import re
-import secrets
 from pathlib import Path
 
 import environ
@@ -169,24 +167,10 @@ WEBHOOK_ALLOW = _allowlist("WEBHOOK_ALLOW")
 PUBLIC_URL = _url("PUBLIC_URL", "") if _raw("PUBLIC_URL", "") else ""
 
 
-def _secret_key():
-    key = _raw("SECRET_KEY", "")
-    if key:
-        return key
-    path = DATA / "secret_key"
-    try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        pass
-    DATA.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_urlsafe(50)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with open(fd, "w") as f:
-        f.write(key)
-    return key
-
-
-SECRET_KEY = _secret_key()
+# Django's signing key (it signs the messages cookie). Unset, it comes from DATA/secret_key, which
+# the processes that need it make when they start (mangacircus/secretkey.py): importing the settings
+# writes nothing, and Django refuses to use the key while it is still empty.
+SECRET_KEY = _raw("SECRET_KEY", "")
 
 INSTALLED_APPS = [
     "django.contrib.staticfiles",
@@ -200,7 +184,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "mangacircus.middleware.SecurityHeadersMiddleware",
+    # Before whitenoise, so static files get the headers too.
+    "django.middleware.security.SecurityMiddleware",  # X-Content-Type-Options
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",  # X-Frame-Options
+    "mangacircus.middleware.SecurityHeadersMiddleware",  # CSP, Referrer-Policy, COOP
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "mangacircus.middleware.ApiGuardMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -231,9 +218,11 @@ MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 CSRF_COOKIE_HTTPONLY = True
 CSRF_COOKIE_SECURE = COOKIE_SECURE
 CSRF_COOKIE_SAMESITE = "Lax"
-SESSION_COOKIE_SECURE = COOKIE_SECURE
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Referrer-Policy and Cross-Origin-Opener-Policy come from mangacircus/middleware.py, with the CSP.
+SECURE_REFERRER_POLICY = None
+SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 USE_X_FORWARDED_HOST = False
 if TRUSTED_PROXIES:

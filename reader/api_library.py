@@ -1,4 +1,4 @@
-"""JSON API of the library, manga, votes, read state, follows and notifications (seed §6.2).
+"""JSON API of the library, manga, votes, read state, follows and notifications (docs/api.md).
 
 Every id is checked against the library index (unknown → 404) before anything is stored, and every
 field's type (wrong → 400 naming it). Users only reach their own progress, follows and notifications.

@@ -1,4 +1,4 @@
-"""JSON API of the Active Reading Clock (seed §6.2): POST /api/reading/pulse, GET /api/reading/export,
+"""JSON API of the Active Reading Clock (docs/api.md): POST /api/reading/pulse, GET /api/reading/export,
 POST /api/reading/delete. Users only ever reach their own history."""
 from django.http import JsonResponse
 

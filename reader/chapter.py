@@ -59,7 +59,7 @@ def _books(manga, done):
 
 def chapter_payload(user, manga_name, cid, version_name=None):
     """The chapter payload for `user`; NotFound for an unknown manga, chapter or version.
-    Without a version name the top-ranked version is shown (seed §6.4)."""
+    Without a version name the top-ranked version is shown (docs/api.md, GET /api/manga)."""
     manga = lookup.manga_or_404(manga_name)
     chapter = lookup.chapter_or_404(manga, cid)
     ranked = votes.ranked_versions(manga.name, chapter, user)

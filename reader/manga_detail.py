@@ -49,7 +49,7 @@ def clean_meta(meta):
 
 
 def catalog_sections(name):
-    """Relations and groups of a manga. The catalog fills these in (spec/catalog.md); until then the
+    """Relations and groups of a manga. The catalog fills these in; until then the
     page and the API carry empty lists so clients can rely on the keys."""
     return {"relations": [], "groups": []}
 

@@ -1,4 +1,4 @@
-"""Reading progress in db.json: progress[user][manga][chapter id] (seed §5.3).
+"""Reading progress in db.json: progress[user][manga][chapter id] (docs/api.md, POST /api/progress).
 
 Callers validate ids against the index first, so db.json only ever holds real chapters.
 """

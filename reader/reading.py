@@ -1,4 +1,4 @@
-"""The opt-in Active Reading Clock on the server (seed §7.2, §5.3 "reading", §6.2).
+"""The opt-in Active Reading Clock on the server (docs/reader.md, "Reading clock"; docs/api.md).
 
 db.json keeps, per user, manga and chapter id, a compact derived record:
   {schema, totalActiveMs, loadingMs, sessions, completedPasses, inputMs {mouse, touch, keyboard},

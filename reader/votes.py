@@ -1,4 +1,4 @@
-"""Votes on chapter versions and the ranking they give (seed §6.4).
+"""Votes on chapter versions and the ranking they give (docs/using.md, "Versions and votes").
 
 votes[manga][chapter id][version][user] = 1 | -1. Everybody sees totals and their own vote.
 """

@@ -1,4 +1,4 @@
-"""Webhook delivery of new-chapter announcements (indexing.md §4): background, rate-limited, SSRF-safe.
+"""Webhook delivery of new-chapter announcements (docs/library.md): background, rate-limited, SSRF-safe.
 
 - One background thread sends; a scan only queues. Items for a user merge until they are sent,
   at most one delivery per user per MIN_INTERVAL seconds, at most MAX_ITEMS items kept per user.

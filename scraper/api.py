@@ -1,4 +1,4 @@
-"""The daemon's private control API (spec §6), on SCRAPER_URL, for the reader's admin proxy only.
+"""The daemon's private control API (docs/scraper.md, "Running it"), on SCRAPER_URL, for the reader's admin proxy only.
 
 Every request needs `Authorization: Bearer SCRAPER_TOKEN` (compared in constant time). JSON in,
 JSON out, errors as {"error": message}. The browser never calls this: the reader forwards admin

@@ -1,4 +1,4 @@
-"""What each job kind does (spec §3). The daemon runs one job at a time through `run(d, job)`.
+"""What each job kind does (docs/scraper.md). The daemon runs one job at a time through `run(d, job)`.
 
 - add: read the series from its source, subscribe it (series list, manga folder name), then
   queue the chapters not yet in the library.

@@ -1,7 +1,7 @@
 """data/scraper/queue.json: the daemon's durable state, as plain functions over a JsonFile.
 
 The daemon process is the only writer (its worker and its API threads, under `q.lock`). Every
-state change is saved at once with `save(q)` (tmp + fsync + rename). Layout (spec §2):
+state change is saved at once with `save(q)` (tmp + fsync + rename). Layout (docs/scraper.md):
 
     {"schema": 3, "revision": 41, "published": [{"rev", "manga", "chapter", "t"}],   last 500
      "settings": {"paused", "pace": {source: seconds}, "updates": {"enabled", "at", "lastRun"}},

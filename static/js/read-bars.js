@@ -1,4 +1,4 @@
-/* Reader bars (seed §7.2 "Bars"): the top bar with the chapter and version pickers, the bottom
+/* Reader bars (docs/reader.md, "The bars"): the top bar with the chapter and version pickers, the bottom
  * bar with the page slider, modes, ⇄ Shift and zoom, the one-time hint and the end card.
  *
  * Bars are shown on open and hidden on the first page turn or after 100 px of scrolling. They

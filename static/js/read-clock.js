@@ -1,4 +1,4 @@
-/* The Active Reading Clock (seed §7.2), loaded only for users who turned it on.
+/* The Active Reading Clock (docs/reader.md, "Reading clock"), loaded only for users who turned it on.
  *
  * Active time counts only while the reader is visible and focused, a page exposed at least 35 %
  * is decoded, this tab holds the server's 15-second lease, and accepted input (a key, a pointer

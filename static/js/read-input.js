@@ -1,4 +1,4 @@
-/* Reader input (seed §7.2 "Input"): tap zones, swipe, mouse drag-pan, keys, and zoom by
+/* Reader input (docs/reader.md, "Turning pages", "Zoom"): tap zones, swipe, mouse drag-pan, keys, and zoom by
  * Ctrl+wheel, touchpad pinch, Safari gesture events and two-finger pinch, each anchored at the
  * pointer or finger midpoint. Browser zoom is suppressed only over the pages.
  */

@@ -1,4 +1,4 @@
-/* Reader layout (seed §7.2): page sizes, book pairing, and build → layout → place.
+/* Reader layout (docs/reader.md, "Modes"): page sizes, book pairing, and build → layout → place.
  *
  * Every page's size is known before it loads, so the reader computes one box {x, y, w, h} per
  * shown page in canvas pixels and positions the page elements absolutely. Nothing here waits

@@ -1,4 +1,4 @@
-/* Reader image loading (seed §7.2 "Loading").
+/* Reader image loading (docs/reader.md, "Loading").
  *
  * Flow: images get their src from an IntersectionObserver on the scroll container, 1.5 screens
  * ahead. Page/Book: a pool of 12 Image objects. Once the pages on screen have loaded, the next

@@ -1,4 +1,4 @@
-/* Reader progress and reading preferences (seed §7.2 "Progress", "Zoom persistence").
+/* Reader progress and reading preferences (docs/reader.md, "Your place", "Zoom").
  *
  * The position is saved 700 ms after it settles and on pagehide (a fetch with keepalive). It
  * stores the page index in the full page list, so hiding extras or covers never corrupts it.

@@ -1,4 +1,4 @@
-/* The reader (seed §7.2): bootstrap, state, mode resolution, page turns and zoom.
+/* The reader (docs/reader.md): bootstrap, state, mode resolution, page turns and zoom.
  *
  * The chapter payload is embedded in the page ("chapter-data"). The helpers live in
  * read-layout.js (build → layout → place, pairing), read-loading.js, read-input.js,

@@ -18,7 +18,7 @@ def scan(root, previous=None, kind="full", **kw):
 
 
 def publish(folder, pages=2, size=(60, 90), staging=None):
-    """Build a chapter folder in a staging place and rename it into position (library-format.md §6)."""
+    """Build a chapter folder in a staging place and rename it into position (docs/library.md, "Adding chapters")."""
     staging = staging or folder.parent / f".staging-{folder.name}"
     for n in range(1, pages + 1):
         make_page(staging / f"{n:03d}.png", size=size)

@@ -1,4 +1,4 @@
-"""Table-driven tests of library/names.py: every accepted form of library-format.md §2 and §4."""
+"""Table-driven tests of library/names.py: every accepted form of docs/library.md ("Names", "Pages")."""
 import pytest
 
 from library.names import (

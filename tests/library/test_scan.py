@@ -1,4 +1,4 @@
-"""library/scan.py + build.py: the tree → the index, as library-format.md describes it."""
+"""library/scan.py + build.py: the tree → the index, as docs/library.md describes it."""
 import os
 import shutil
 

@@ -1,4 +1,4 @@
-"""Accounts and sessions through HTTP against a running server (seed §6.3 and the rules beyond it)."""
+"""Accounts and sessions through HTTP against a running server (docs/accounts.md)."""
 import orjson
 
 from tests.conftest import PASSWORD

@@ -1,4 +1,4 @@
-"""Reader geometry in a real browser: each mode's boxes against the layout rules of seed §7.2,
+"""Reader geometry in a real browser: each mode's boxes against the layout rules of docs/reader.md,
 at desktop and phone sizes, with rotation and pages of unknown size."""
 import pytest
 

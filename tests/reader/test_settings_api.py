@@ -1,4 +1,4 @@
-"""POST /api/settings validates every key of seed §5.3 and rejects the rest, naming the key."""
+"""POST /api/settings validates every key docs/api.md lists and rejects the rest, naming the key."""
 import pytest
 
 

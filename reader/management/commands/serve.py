@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from mangacircus import locks, runtime
+from mangacircus import locks, runtime, secretkey
 from mangacircus.jsonfile import StateFileError
 
 
@@ -29,6 +29,7 @@ class Command(BaseCommand):
         try:
             settings.DATA.mkdir(parents=True, exist_ok=True)
             locks.hold(settings.DATA / ".lock", "MangaCircus reader")
+            secretkey.ensure()
             runtime.check()
         except (locks.LockHeld, StateFileError) as e:
             raise CommandError(str(e)) from None

@@ -13,7 +13,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from mangacircus import locks
+from mangacircus import locks, secretkey
 from mangacircus.jsonfile import StateFileError
 
 HEARTBEAT_SECONDS = 5
@@ -40,6 +40,7 @@ class Command(BaseCommand):
                                "the scraper publishes chapters into it")
         try:
             locks.hold(settings.DATA / "scraper" / ".lock", "MangaCircus scraper")
+            secretkey.ensure()
             self.daemon = Daemon.from_settings()
         except (locks.LockHeld, StateFileError) as e:
             raise CommandError(str(e)) from None

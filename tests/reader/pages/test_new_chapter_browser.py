@@ -29,7 +29,7 @@ def writable_demo(tmp_path, demo_library):
 
 
 def publish(library, manga, folder):
-    """Stage a complete chapter folder and rename it into place, as library-format.md §6 asks."""
+    """Stage a complete chapter folder and rename it into place, as docs/library.md ("Adding chapters") asks."""
     staging = library / ".staging" / folder
     for n in (1, 2, 3):
         make_page(staging / f"{n:03d}.png", size=(90, 135))
