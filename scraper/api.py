@@ -145,13 +145,12 @@ def status(d, body, query):
 
 
 def revision(d, body, query):
-    return {"revision": d.queue.data["revision"]}
+    return {"revision": queue.revision(d.queue)}
 
 
 def list_jobs(d, body, query):
     state = (query.get("state") or [None])[0]
-    with d.queue.lock:
-        return {"jobs": [_job_view(j) for j in d.queue.data["jobs"] if state in (None, j["state"])]}
+    return {"jobs": [_job_view(j) for j in queue.list_jobs(d.queue, state)]}
 
 
 def add_job(d, body, query):
@@ -203,8 +202,7 @@ def search(d, body, query):
 
 
 def list_series(d, body, query):
-    with d.queue.lock:
-        return {"series": list(d.queue.data["series"])}
+    return {"series": queue.list_series(d.queue)}
 
 
 def add_series(d, body, query):
@@ -220,8 +218,7 @@ def change_series(d, body, query, key):
 
 
 def get_settings(d, body, query):
-    with d.queue.lock:
-        return {"settings": d.queue.data["settings"]}
+    return {"settings": queue.current_settings(d.queue)}
 
 
 def post_settings(d, body, query):
@@ -235,9 +232,8 @@ def post_settings(d, body, query):
 
 
 def history(d, body, query):
-    with d.queue.lock:
-        failed = [_job_view(j) for j in d.queue.data["jobs"] if j["state"] == "failed" or j["error"]]
-        return {"published": list(reversed(d.queue.data["published"][-200:])), "failed": failed}
+    failed = [_job_view(j) for j in queue.list_jobs(d.queue) if j["state"] == "failed" or j["error"]]
+    return {"published": queue.recent_publications(d.queue, 200), "failed": failed}
 
 
 ROUTES = [
