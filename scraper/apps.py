@@ -6,6 +6,12 @@ class ScraperConfig(AppConfig):
     name = "scraper"
     poll = None
 
+    def ready(self):
+        from mangacircus.pages import settings_section
+
+        # The section's link is the screen's entry, which opens the Queue tab.
+        settings_section("admin", "scraper", "Scraper", "mc-admin-scraper-home", order=30)
+
     def start_runtime(self):
         """In the reader: poll the daemon's revision, only when a token makes the daemon reachable."""
         if settings.SCRAPER_TOKEN:
