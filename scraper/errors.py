@@ -49,7 +49,7 @@ class Interrupted(ScraperError):
 
 
 class Stalled(ScraperError):
-    """The stall watchdog aborted the request (spec §5)."""
+    """The stall watchdog aborted the request (docs/scraper.md)."""
 
 
 class Cancelled(ScraperError):

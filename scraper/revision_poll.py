@@ -1,4 +1,4 @@
-"""The reader's revision poll: new chapters appear within seconds of publication (spec §4).
+"""The reader's revision poll: new chapters appear within seconds of publication (docs/scraper.md).
 
 A thread in the reader asks the daemon for `GET /revision` every few seconds. When the number
 moved, it asks the library for a shallow check. Reading never depends on this: when the daemon is

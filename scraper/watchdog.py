@@ -1,4 +1,4 @@
-"""Progress tracking and the stall watchdog (spec §5).
+"""Progress tracking and the stall watchdog (docs/scraper.md, "The stall watchdog").
 
 Progress is a page stored, a checkpoint advanced or a listing fetched: the worker calls
 `touch()`. Deliberate waits (pacing, Retry-After, backoff) run inside `waiting()`, and the time

@@ -1,4 +1,4 @@
-"""Staging, verification and publication: names, image checks, crash recovery (spec §4)."""
+"""Staging, verification and publication: names, image checks, crash recovery (docs/scraper.md)."""
 import io
 import os
 
