@@ -5,23 +5,63 @@ sources against requests to this machine or the local network.
 one (loopback, private, link-local, ULA, CGNAT, metadata, multicast, reserved), unless the caller's
 `allowed(host, ip)` admits it. The pinned connections then connect to that very address, so a
 second DNS answer cannot swap it (DNS rebinding), while TLS still checks the host name.
+`request()` follows redirects with every hop checked the same way; its callers (reader/webhooks.py,
+scraper/http.py) keep their own limits and turn its exceptions into their own errors.
 """
 import http.client
 import ipaddress
 import socket
 import ssl
+import time
+from urllib.parse import urljoin, urlsplit
+
+REDIRECTS = (301, 302, 303, 307, 308)
 
 
-class Unresolvable(Exception):
+class OutboundError(Exception):
+    """What checked_address() and request() raise."""
+
+
+class Unresolvable(OutboundError):
     def __init__(self, host, error=None):
         super().__init__(host)
         self.host, self.error = host, error
 
 
-class NotPublic(Exception):
+class NotPublic(OutboundError):
     def __init__(self, host, ip):
         super().__init__(f"{host} ({ip})")
         self.host, self.ip = host, ip
+
+
+class BadUrl(OutboundError):
+    """A URL that cannot be parsed, or whose port is not a number from 0 to 65535."""
+
+    def __init__(self, url):
+        super().__init__(url)
+        self.url = url
+
+
+class NotHttp(BadUrl):
+    """Not an http or https URL with a host."""
+
+
+class HopFailed(OutboundError):
+    """Connecting (`connecting`) or exchanging the request and the answer's head failed."""
+
+    def __init__(self, url, error, connecting):
+        super().__init__(f"{url}: {error}")
+        self.url, self.error, self.connecting = url, error, connecting
+
+
+class DeadlinePassed(OutboundError):
+    pass
+
+
+class TooManyRedirects(OutboundError):
+    def __init__(self, url):
+        super().__init__(url)
+        self.url = url
 
 
 def checked_address(host, port, allowed=lambda host, ip: False):
@@ -64,3 +104,80 @@ class PinnedHTTPSConnection(PinnedHTTPConnection):
 def pinned_connection(scheme, host, port, address, timeout):
     cls = PinnedHTTPSConnection if scheme == "https" else PinnedHTTPConnection
     return cls(host, port, address, timeout)
+
+
+class Answer:
+    """The final answer of `request()`: `response` with its body unread, and the URL that gave it.
+    The caller reads the body (through `sock`, whose timeout it may change) and calls `close()`."""
+
+    def __init__(self, conn, sock, url):
+        self.conn, self.sock, self.url = conn, sock, url
+        self.response = None
+
+    def close(self):
+        self.conn.close()
+        self.sock.close()  # http.client drops conn.sock when the server closes after its answer
+
+
+def request(method, url, *, body=None, headers=None, allowed, max_redirects, deadline, connect_timeout,
+            read_timeout, on_socket=None):
+    """Send a request and follow its redirects; -> the final Answer.
+
+    Every hop must be http(s); its host is resolved and checked, `allowed(host, port, ip)` admitting
+    addresses that are not public, and the connection goes to the address checked. Each hop gets
+    `connect_timeout` to connect and `read_timeout` for the answer's head, never past `deadline`
+    (a time.monotonic() value). 301, 302 and 303 go on as a GET without a body, 307 and 308 as they
+    were; a redirect without a Location is a final answer. `on_socket(sock)` sees each connected
+    socket (to abort it from another thread).
+    Raises an OutboundError: NotHttp, BadUrl, Unresolvable, NotPublic, HopFailed, DeadlinePassed,
+    TooManyRedirects.
+    """
+    for _hop in range(max_redirects + 1):
+        answer = _exchange(method, url, body, headers or {}, allowed, deadline, connect_timeout, read_timeout,
+                           on_socket)
+        status, location = answer.response.status, (answer.response.getheader("location") or "").strip()
+        if status not in REDIRECTS or not location:
+            return answer
+        answer.close()
+        url = urljoin(url, location)
+        if status in (301, 302, 303):
+            method, body = "GET", None
+    raise TooManyRedirects(url)
+
+
+def _exchange(method, url, body, headers, allowed, deadline, connect_timeout, read_timeout, on_socket):
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise BadUrl(url) from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise NotHttp(url)
+    _family, address = checked_address(parts.hostname, port, lambda host, ip: allowed(host, port, ip))
+    conn = pinned_connection(parts.scheme, parts.hostname, port, address, _within(deadline, connect_timeout))
+    try:
+        conn.connect()
+    except OSError as e:
+        conn.close()
+        raise HopFailed(url, e, connecting=True) from None
+    answer = Answer(conn, conn.sock, url)
+    if on_socket:
+        on_socket(answer.sock)
+    try:
+        conn.request(method, (parts.path or "/") + (f"?{parts.query}" if parts.query else ""), body=body,
+                     headers=headers)
+        answer.sock.settimeout(_within(deadline, read_timeout))
+        answer.response = conn.getresponse()
+        return answer
+    except (OSError, http.client.HTTPException) as e:
+        raise HopFailed(url, e, connecting=False) from None
+    finally:
+        if answer.response is None:
+            answer.close()
+
+
+def _within(deadline, limit):
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise DeadlinePassed()
+    return min(limit, left)

@@ -17,7 +17,7 @@ import json
 import logging
 import threading
 import time
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from django.conf import settings
 
@@ -29,7 +29,6 @@ MIN_INTERVAL = 10.0
 TIMEOUT = 5.0
 MAX_REDIRECTS = 5
 MAX_ITEMS = 100
-REDIRECTS = (301, 302, 303, 307, 308)
 
 
 class Refused(Exception):
@@ -50,41 +49,42 @@ def resolve(host, port):
     """The (family, address) to connect to for host:port, or Refused when it is not a public address."""
     try:
         return netguard.checked_address(host, port, _allowed)
-    except netguard.Unresolvable as e:
-        raise Refused(f"{host} cannot be resolved ({e.error})" if e.error else f"{host} has no address") from None
-    except netguard.NotPublic as e:
-        raise Refused(f"{host} resolves to {e.ip}, which is not a public address (see WEBHOOK_ALLOW)") from None
+    except netguard.OutboundError as e:
+        raise _refusal(e) from None
 
 
 def post(url, body, headers):
-    """POST with the rules above; returns the final status. Raises Refused."""
-    deadline = time.monotonic() + TIMEOUT
-    method = "POST"
-    for _ in range(MAX_REDIRECTS + 1):
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise Refused(f"only http and https URLs are allowed, not {parts.scheme or 'this'}")
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-        _family, address = resolve(parts.hostname, port)
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise Refused("timed out")
-        conn = netguard.pinned_connection(parts.scheme, parts.hostname, port, address, left)
-        try:
-            path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-            conn.request(method, path, body=body if method == "POST" else None, headers=headers)
-            response = conn.getresponse()
-            response.read(1024)
-        except (OSError, http.client.HTTPException) as e:
-            raise Refused(f"{parts.hostname}: {e}") from None
-        finally:
-            conn.close()
-        if response.status not in REDIRECTS or not response.getheader("Location"):
-            return response.status
-        url = urljoin(url, response.getheader("Location"))
-        if response.status in (301, 302, 303):
-            method = "GET"
-    raise Refused(f"more than {MAX_REDIRECTS} redirects")
+    """POST with the rules above (the redirects through mangacircus/netguard.py); returns the final
+    status. Raises Refused."""
+    try:
+        answer = netguard.request("POST", url, body=body, headers=headers,
+                                  allowed=lambda host, port, ip: _allowed(host, ip), max_redirects=MAX_REDIRECTS,
+                                  deadline=time.monotonic() + TIMEOUT, connect_timeout=TIMEOUT, read_timeout=TIMEOUT)
+    except netguard.OutboundError as e:
+        raise _refusal(e) from None
+    try:
+        answer.response.read(1024)
+    except (OSError, http.client.HTTPException) as e:
+        raise Refused(f"{urlsplit(answer.url).hostname}: {e}") from None
+    finally:
+        answer.close()
+    return answer.response.status
+
+
+def _refusal(e):
+    if isinstance(e, netguard.Unresolvable):
+        return Refused(f"{e.host} cannot be resolved ({e.error})" if e.error else f"{e.host} has no address")
+    if isinstance(e, netguard.NotPublic):
+        return Refused(f"{e.host} resolves to {e.ip}, which is not a public address (see WEBHOOK_ALLOW)")
+    if isinstance(e, netguard.NotHttp):
+        return Refused(f"only http and https URLs are allowed, not {urlsplit(e.url).scheme or 'this'}")
+    if isinstance(e, netguard.BadUrl):
+        return Refused("not a valid URL (its address or port)")
+    if isinstance(e, netguard.HopFailed):
+        return Refused(f"{urlsplit(e.url).hostname}: {e.error}")
+    if isinstance(e, netguard.DeadlinePassed):
+        return Refused("timed out")
+    return Refused(f"more than {MAX_REDIRECTS} redirects")
 
 
 def chapter_url(item):

@@ -1,8 +1,12 @@
-"""The daemon's private control API (docs/scraper.md, "Running it"), on SCRAPER_URL, for the reader's admin proxy only.
+"""The daemon's private control API, on SCRAPER_URL, for the reader's admin proxy only.
 
 Every request needs `Authorization: Bearer SCRAPER_TOKEN` (compared in constant time). JSON in,
 JSON out, errors as {"error": message}. The browser never calls this: the reader forwards admin
 requests from /api/admin/scraper/<path> with the token (scraper/proxy.py).
+
+A standard-library threaded server with a route table, not a second web framework: views raise the
+domain errors of mangacircus/errors.py and `error_answer()` is the one place that turns an error
+into a status (docs/scraper.md, "Private API").
 """
 import dataclasses
 import hmac
@@ -14,17 +18,14 @@ from urllib.parse import parse_qs, urlsplit
 
 import orjson
 
+from mangacircus.errors import DomainError, Invalid, NotFound, TooLarge, WrongCredentials
+from mangacircus.http import MAX_BODY
+
 from . import queue, sources
 from .errors import InvalidInput, ScraperError
 
 log = logging.getLogger(__name__)
-MAX_BODY = 64 * 1024
-
-
-class ApiError(Exception):
-    def __init__(self, status, message):
-        super().__init__(message)
-        self.status, self.message = status, message
+INTERNAL = "internal error in the scraper; its log has the details"
 
 
 class ApiServer:
@@ -48,6 +49,52 @@ class ApiServer:
             self.httpd.server_close()
 
 
+def error_answer(error):
+    """-> (status, message, headers) for an error raised while answering a request."""
+    if isinstance(error, DomainError):
+        headers = dict(error.headers)
+        if isinstance(error, WrongCredentials):
+            headers["WWW-Authenticate"] = 'Bearer realm="mangacircus-scraper"'
+        return error.status, error.message, headers
+    if isinstance(error, InvalidInput):  # a source refused what the admin typed
+        return Invalid.status, error.message, {}
+    if isinstance(error, ScraperError):  # the source failed: a bad gateway
+        return 502, error.message, {}
+    if isinstance(error, LookupError):  # queue.py: no such job or series
+        return NotFound.status, str(error).strip("'\""), {}
+    if isinstance(error, ValueError):  # queue.py: a value it refuses, the message names it
+        return Invalid.status, str(error).strip("'\""), {}
+    return 500, INTERNAL, {}
+
+
+def route(method, path):
+    """-> (view, path groups) from ROUTES; NotFound when none matches."""
+    for route_method, pattern, view in ROUTES:
+        match = pattern.fullmatch(path)
+        if match and route_method == method:
+            return view, match.groupdict()
+    raise NotFound(f"no route {method} {path}")
+
+
+def parse_body(headers, rfile):
+    """A POST body as a JSON object (none is {}), within the reader's own limit (mangacircus/http.py)."""
+    try:
+        length = int(headers.get("Content-Length") or 0)
+    except ValueError:
+        raise Invalid("invalid Content-Length") from None
+    if length < 0:
+        raise Invalid("invalid Content-Length")
+    if length > MAX_BODY:
+        raise TooLarge(f"request body is larger than {MAX_BODY >> 20} MB")
+    try:
+        data = orjson.loads(rfile.read(length)) if length else {}
+    except orjson.JSONDecodeError:
+        raise Invalid("request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise Invalid("request body must be a JSON object")
+    return data
+
+
 class _Handler(BaseHTTPRequestHandler):
     daemon = None
     token = ""
@@ -67,57 +114,31 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             self._check_token()
             parts = urlsplit(self.path)
-            body = self._body() if method == "POST" else {}
-            for route_method, pattern, view in ROUTES:
-                match = pattern.fullmatch(parts.path)
-                if match and route_method == method:
-                    status, result = 200, view(self.daemon, body=body, query=parse_qs(parts.query), **match.groupdict())
-                    if isinstance(result, tuple):
-                        status, result = result
-                    return self._send(status, result)
-            raise ApiError(404, f"no route {method} {parts.path}")
-        except ApiError as e:
-            self._send(e.status, {"error": e.message})
-        except InvalidInput as e:
-            self._send(400, {"error": e.message})
-        except (LookupError, ValueError) as e:
-            self._send(404 if isinstance(e, LookupError) else 400, {"error": str(e).strip("'\"")})
-        except ScraperError as e:
-            self._send(502, {"error": e.message})
-        except Exception:
-            log.exception("control API: %s %s", method, self.path)
-            self._send(500, {"error": "internal error in the scraper; its log has the details"})
+            body = parse_body(self.headers, self.rfile) if method == "POST" else {}
+            view, groups = route(method, parts.path)
+            result = view(self.daemon, body=body, query=parse_qs(parts.query), **groups)
+            status, payload = result if isinstance(result, tuple) else (200, result)
+            self._send(status, payload)
+        except Exception as e:
+            status, message, headers = error_answer(e)
+            if status == 500:
+                log.exception("control API: %s %s", method, self.path)
+            self._send(status, {"error": message}, headers)
 
     def _check_token(self):
         header = self.headers.get("Authorization", "")
         given = header[7:].strip() if header.lower().startswith("bearer ") else ""
         if not given or not hmac.compare_digest(given.encode(), self.token.encode()):
-            raise ApiError(401, "missing or wrong token")
+            raise WrongCredentials("missing or wrong token")
 
-    def _body(self):
-        try:
-            length = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            raise ApiError(400, "invalid Content-Length") from None
-        if length > MAX_BODY:
-            raise ApiError(413, "request body is too large")
-        raw = self.rfile.read(length) if length else b"{}"
-        try:
-            data = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            raise ApiError(400, "request body is not valid JSON") from None
-        if not isinstance(data, dict):
-            raise ApiError(400, "request body must be a JSON object")
-        return data
-
-    def _send(self, status, payload):
+    def _send(self, status, payload, headers=None):
         raw = orjson.dumps(payload)
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(raw)))
         self.send_header("Cache-Control", "no-store")
-        if status == 401:
-            self.send_header("WWW-Authenticate", 'Bearer realm="mangacircus-scraper"')
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(raw)
 
@@ -129,7 +150,7 @@ def _text(data, name, required=True, max_length=1000):
     if value is None and not required:
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > max_length:
-        raise ApiError(400, f"{name} must be a non-empty string of at most {max_length} characters")
+        raise Invalid(f"{name} must be a non-empty string of at most {max_length} characters")
     return value.strip()
 
 
@@ -145,19 +166,18 @@ def status(d, body, query):
 
 
 def revision(d, body, query):
-    return {"revision": d.queue.data["revision"]}
+    return {"revision": queue.revision(d.queue)}
 
 
 def list_jobs(d, body, query):
     state = (query.get("state") or [None])[0]
-    with d.queue.lock:
-        return {"jobs": [_job_view(j) for j in d.queue.data["jobs"] if state in (None, j["state"])]}
+    return {"jobs": [_job_view(j) for j in queue.list_jobs(d.queue, state)]}
 
 
 def add_job(d, body, query):
     kind = body.get("kind")
     if kind not in queue.KINDS:
-        raise ApiError(400, f"kind must be one of {', '.join(queue.KINDS)}")
+        raise Invalid(f"kind must be one of {', '.join(queue.KINDS)}")
     if kind == "discover":
         job, created = queue.add_job(d.queue, "discover", "all")
         return (201 if created else 200), {"job": _job_view(job), "created": created}
@@ -167,7 +187,7 @@ def add_job(d, body, query):
     if kind == "chapters":
         chapters = body.get("chapters")
         if not isinstance(chapters, list) or not chapters or not all(isinstance(c, str) and c for c in chapters):
-            raise ApiError(400, "chapters must be a non-empty list of chapter ids")
+            raise Invalid("chapters must be a non-empty list of chapter ids")
     job, created = queue.add_job(d.queue, kind, source.key, series, chapters,
                                  lang=_text(body, "lang", required=False, max_length=16))
     return (201 if created else 200), {"job": _job_view(job), "created": created}
@@ -203,8 +223,7 @@ def search(d, body, query):
 
 
 def list_series(d, body, query):
-    with d.queue.lock:
-        return {"series": list(d.queue.data["series"])}
+    return {"series": queue.list_series(d.queue)}
 
 
 def add_series(d, body, query):
@@ -214,14 +233,13 @@ def add_series(d, body, query):
 def change_series(d, body, query, key):
     auto = body.get("auto")
     if auto is not None and not isinstance(auto, bool):
-        raise ApiError(400, "auto must be true or false")
+        raise Invalid("auto must be true or false")
     lang = _text(body, "lang", required=False, max_length=16)
     return {"series": queue.update_series(d.queue, key, auto=auto, lang=lang)}
 
 
 def get_settings(d, body, query):
-    with d.queue.lock:
-        return {"settings": d.queue.data["settings"]}
+    return {"settings": queue.current_settings(d.queue)}
 
 
 def post_settings(d, body, query):
@@ -235,9 +253,8 @@ def post_settings(d, body, query):
 
 
 def history(d, body, query):
-    with d.queue.lock:
-        failed = [_job_view(j) for j in d.queue.data["jobs"] if j["state"] == "failed" or j["error"]]
-        return {"published": list(reversed(d.queue.data["published"][-200:])), "failed": failed}
+    failed = [_job_view(j) for j in queue.list_jobs(d.queue) if j["state"] == "failed" or j["error"]]
+    return {"published": queue.recent_publications(d.queue, 200), "failed": failed}
 
 
 ROUTES = [

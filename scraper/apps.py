@@ -9,6 +9,7 @@ class ScraperConfig(AppConfig):
     def ready(self):
         from mangacircus.pages import settings_section
 
+        # The section's link is the screen's entry, which opens the Queue tab.
         settings_section("admin", "scraper", "Scraper", "mc-admin-scraper-home", order=30)
 
     def start_runtime(self):

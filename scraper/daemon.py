@@ -63,8 +63,7 @@ class Daemon:
                    import_roots=s.SCRAPER_IMPORT_ROOTS)
 
     def start(self):
-        with self.queue.lock:
-            keep = {j["id"] for j in self.queue.data["jobs"] if j["state"] in ("queued", "running", "failed")}
+        keep = {j["id"] for j in queue.list_jobs(self.queue) if j["state"] in ("queued", "running", "failed")}
         for name in self.library.clean_staging(keep):
             log.info("removed staging folder %s (no active job)", name)
         self.watchdog.start()
@@ -73,12 +72,10 @@ class Daemon:
     def close(self):
         self.watchdog.stop()
         self.heartbeat(state="stopped")
-        self.queue.close()
+        queue.close(self.queue)
 
     def pace_for(self, source):
-        with self.queue.lock:
-            configured = self.queue.data["settings"]["pace"].get(source.key, 0)
-        return max(source.pace, configured)
+        return max(source.pace, queue.pace(self.queue, source.key))
 
     def transport(self, source):
         return self.local if source.transport == "local" else self.http.for_source(source)
@@ -92,14 +89,15 @@ class Daemon:
         job = queue.next_job(self.queue)
         if job is None:
             return False
-        with self.queue.lock:
-            if job["state"] != "queued":
+        # Under the queue's lock, so that a pause or a cancel from an API thread comes either before
+        # (and is seen here) or after (and sees the job as the current one).
+        with queue.locked(self.queue):
+            if not queue.start(self.queue, job):
                 return True
             if not self.paused and not self.shutdown:
                 self.interrupt.clear()
             self.current, self.job_progress = job, {}
             self.idle.clear()
-            queue.set_state(self.queue, job, "running")
         self.http.worker = threading.get_ident()
         self.progress.reset()
         self.heartbeat()
@@ -125,13 +123,9 @@ class Daemon:
         return True
 
     def _finish(self, job, state, **changes):
-        """Set the outcome, unless an admin cancelled the job meanwhile (then clean up)."""
-        with self.queue.lock:
-            if job["state"] == "cancelled":
-                self.library.discard_job(job["id"])
-                return
-            queue.set_state(self.queue, job, state, **changes)
-        if state == "done":
+        """Set the outcome; the staging goes when the job is done or an admin cancelled it meanwhile."""
+        cancelled = not queue.finish(self.queue, job, state, **changes)
+        if cancelled or state == "done":
             self.library.discard_job(job["id"])
 
     def _interrupted(self, job):
@@ -139,10 +133,7 @@ class Daemon:
         log.info("job %s back in the queue at its checkpoint (%s)", job["id"], "stopping" if self.shutdown else "paused")
 
     def _stalled(self, job, message):
-        with self.queue.lock:
-            job["stalls"] += 1
-            stalls = job["stalls"]
-        if stalls < 2:
+        if queue.count_stall(self.queue, job) < 2:
             log.warning("job %s stalled (%s); requeued once from its checkpoint", job["id"], message)
             self._finish(job, "queued", error=f"stalled ({message}); requeued from its checkpoint")
             return
@@ -152,10 +143,9 @@ class Daemon:
         append_incident(self.data_dir, "stall", text, job=job["id"], checkpoint=job["checkpoint"])
 
     def _failed(self, job, message, retry):
-        with self.queue.lock:
-            if job["state"] == "cancelled":
-                return self._finish(job, "cancelled")
-            queue.failed_attempt(self.queue, job, message, retry, self.retry_delays)
+        if not queue.failed_attempt(self.queue, job, message, retry, self.retry_delays):
+            self.library.discard_job(job["id"])  # cancelled meanwhile
+            return
         log.warning("job %s: %s (%s)", job["id"], message, job["state"])
 
     def boundary(self, job):
@@ -189,7 +179,7 @@ class Daemon:
 
     @property
     def paused(self):
-        return self.queue.data["settings"]["paused"]
+        return queue.is_paused(self.queue)
 
     def pause(self, wait=30):
         """Finish the current page, save the checkpoint and hold; -> True once the worker is idle."""
@@ -218,21 +208,20 @@ class Daemon:
     # Status
 
     def status(self, state=None):
-        with self.queue.lock:
+        with queue.locked(self.queue):
             job = self.current
-            data = self.queue.data
             summary = None
             if job is not None:
                 summary = {k: job[k] for k in ("id", "kind", "source", "series", "attempts", "stalls", "checkpoint")}
             status = {
                 "state": state or ("stopping" if self.shutdown else "paused" if self.paused
                                    else "running" if job else "idle"),
-                "paused": self.paused, "revision": data["revision"], "job": summary,
+                "paused": self.paused, "revision": queue.revision(self.queue), "job": summary,
                 "progress": dict(self.job_progress) if job else None,
                 "waiting": self.progress.wait if job else None,
                 "idleSeconds": round(self.progress.idle_seconds(), 1) if job else None,
                 "stallSeconds": self.stall_seconds,
-                "queued": sum(1 for j in data["jobs"] if j["state"] == "queued"),
+                "queued": len(queue.list_jobs(self.queue, "queued")),
                 "nextWake": queue.next_wake(self.queue),
             }
         lanes = self.http.lanes()

@@ -49,7 +49,7 @@ class Interrupted(ScraperError):
 
 
 class Stalled(ScraperError):
-    """The stall watchdog aborted the request (docs/scraper.md, "The stall watchdog")."""
+    """The stall watchdog aborted the request (docs/scraper.md)."""
 
 
 class Cancelled(ScraperError):

@@ -4,7 +4,7 @@ One request at a time across all sources. Per request:
 1. Wait for the source's pace (measured from the end of its previous request) and any Retry-After.
 2. Check the URL (http/https only), resolve the host, refuse loopback, private, link-local and other
    non-global addresses unless the source names that host in `private_hosts`, and connect to the
-   address that was checked (so DNS cannot swap it afterwards).
+   address that was checked (so DNS cannot swap it afterwards): mangacircus/netguard.py.
 3. Send with a descriptive User-Agent; follow at most 5 redirects, each hop checked again.
 4. Read the body with a connect timeout, a read-idle timeout and a total deadline; refuse a body
    whose Content-Length is over the cap before reading it, and stop reading at the cap.
@@ -19,7 +19,6 @@ import socket
 import threading
 import time
 import zlib
-from urllib.parse import urljoin, urlsplit
 
 import orjson
 
@@ -184,71 +183,65 @@ class HttpClient:
         return seconds if seconds > 0 else None
 
     def _fetch(self, source, url, headers, max_bytes):
-        """One request and its redirects, within one total deadline."""
+        """One request and its redirects (mangacircus/netguard.py), within one total deadline."""
         deadline = time.monotonic() + self.limits.deadline
-        for _hop in range(MAX_REDIRECTS + 1):
-            conn, target = self._open(source, url)
-            sock = conn.sock  # kept: http.client drops conn.sock when the server closes after the answer
+        answer = None
+        try:
+            answer = netguard.request(
+                "GET", url, headers=_headers(headers), allowed=_private_hosts(source), max_redirects=MAX_REDIRECTS,
+                deadline=deadline, connect_timeout=self.limits.connect_timeout,
+                read_timeout=self.limits.read_timeout, on_socket=self._track)
+            resp, url = answer.response, answer.url
+            if resp.status in netguard.REDIRECTS:
+                raise Refused(f"{_short(url)}: redirect without a Location")
+            body = self._read(answer.sock, resp, url, max_bytes, deadline)
+            return Response(resp.status, {k.lower(): v for k, v in resp.getheaders()}, body, url)
+        except netguard.OutboundError as e:
+            raise self._outbound_error(e, deadline) from None
+        except (OSError, http.client.HTTPException) as e:  # reading the body
+            raise self._network_error(url, e, False, deadline) from None
+        finally:
             if self._is_worker():
-                self._sock = sock
-            try:
-                conn.request("GET", target, headers=_headers(headers))
-                sock.settimeout(self._timeout(deadline))
-                resp = conn.getresponse()
-                if resp.status in (301, 302, 303, 307, 308):
-                    location = resp.getheader("location")
-                    if not location:
-                        raise Refused(f"{_short(url)}: redirect without a Location")
-                    url = urljoin(url, location.strip())
-                    continue
-                body = self._read(sock, resp, url, max_bytes, deadline)
-                return Response(resp.status, {k.lower(): v for k, v in resp.getheaders()}, body, url)
-            except (socket.timeout, TimeoutError):
-                if time.monotonic() >= deadline:
-                    raise Transient(f"{_short(url)}: the page deadline ({self.limits.deadline:g} s) passed") from None
-                raise Transient(f"{_short(url)}: timed out (no data for {self.limits.read_timeout:g} s)") from None
-            except (OSError, http.client.HTTPException) as e:
-                raise Transient(f"{_short(url)}: {e.__class__.__name__} {e}".strip()) from None
-            finally:
-                if self._is_worker():
-                    self._sock = None
-                conn.close()
-                sock.close()
-        raise Refused(f"{_short(url)}: more than {MAX_REDIRECTS} redirects")
+                self._sock = None
+            if answer is not None:
+                answer.close()
+
+    def _track(self, sock):
+        """Keep the worker's socket in flight for abort()."""
+        if self._is_worker():
+            self._sock = sock
+
+    def _outbound_error(self, e, deadline):
+        if isinstance(e, netguard.HopFailed):
+            return self._network_error(e.url, e.error, e.connecting, deadline)
+        if isinstance(e, netguard.NotHttp):
+            return Refused(f"only http and https URLs are fetched, not {_short(e.url)}")
+        if isinstance(e, netguard.BadUrl):
+            return Refused(f"{_short(e.url)}: bad port or address")
+        if isinstance(e, netguard.Unresolvable):
+            return Transient(f"cannot resolve {e.host}: {getattr(e.error, 'strerror', None) or e.error}")
+        if isinstance(e, netguard.NotPublic):
+            return Refused(f"refusing {e.host} ({e.ip}): a loopback, private or link-local address")
+        if isinstance(e, netguard.DeadlinePassed):
+            return Transient(f"the page deadline ({self.limits.deadline:g} s) passed")
+        return Refused(f"{_short(e.url)}: more than {MAX_REDIRECTS} redirects")
+
+    def _network_error(self, url, error, connecting, deadline):
+        if isinstance(error, TimeoutError):
+            if connecting:
+                return Transient(f"{_short(url)}: connect timed out")
+            if time.monotonic() >= deadline:
+                return Transient(f"{_short(url)}: the page deadline ({self.limits.deadline:g} s) passed")
+            return Transient(f"{_short(url)}: timed out (no data for {self.limits.read_timeout:g} s)")
+        if connecting:
+            return Transient(f"{_short(url)}: cannot connect ({getattr(error, 'strerror', None) or error})")
+        return Transient(f"{_short(url)}: {error.__class__.__name__} {error}".strip())
 
     def _timeout(self, deadline):
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise Transient(f"the page deadline ({self.limits.deadline:g} s) passed")
         return min(self.limits.read_timeout, remaining)
-
-    def _open(self, source, url):
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise Refused(f"only http and https URLs are fetched, not {_short(url)}")
-        try:
-            port = parts.port or (443 if parts.scheme == "https" else 80)
-        except ValueError:
-            raise Refused(f"{_short(url)}: bad port") from None
-        address = self._checked_address(source, parts.hostname, port)
-        conn = netguard.pinned_connection(parts.scheme, parts.hostname, port, address, self.limits.connect_timeout)
-        try:
-            conn.connect()
-        except (socket.timeout, TimeoutError):
-            raise Transient(f"{_short(url)}: connect timed out") from None
-        except OSError as e:
-            raise Transient(f"{_short(url)}: cannot connect ({e.strerror or e})") from None
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        return conn, target
-
-    def _checked_address(self, source, host, port):
-        allowed = f"{host}:{port}" in source.private_hosts or host in source.private_hosts
-        try:
-            return netguard.checked_address(host, port, lambda host, ip: allowed)[1]
-        except netguard.Unresolvable as e:
-            raise Transient(f"cannot resolve {host}: {getattr(e.error, 'strerror', None) or e.error}") from None
-        except netguard.NotPublic as e:
-            raise Refused(f"refusing {host} ({e.ip}): a loopback, private or link-local address") from None
 
     def _read(self, sock, resp, url, max_bytes, deadline):
         declared = resp.getheader("content-length")
@@ -285,6 +278,11 @@ class SourceHttp:
         response = self.get(page.url, page.headers)
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
         return response.body, content_type
+
+
+def _private_hosts(source):
+    """The netguard predicate: a source reaches a non-public address only when it names that host."""
+    return lambda host, port, ip: f"{host}:{port}" in source.private_hosts or host in source.private_hosts
 
 
 def _headers(extra):

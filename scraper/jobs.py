@@ -40,9 +40,7 @@ def run_update(d, job):
 
 
 def run_discover(d, job):
-    with d.queue.lock:
-        subscribed = [(s["source"], s["id"]) for s in d.queue.data["series"] if s["auto"]]
-    for source_key, series_id in subscribed:
+    for source_key, series_id in queue.auto_series(d.queue):
         queue.add_job(d.queue, "update", source_key, series_id)
 
 
@@ -76,8 +74,7 @@ def run_chapters(d, job):
     entry = queue.find_series(d.queue, source.key, job["series"]) or subscribe(d, source, job["series"], None)
     published = d.library.published(entry["manga"], source.key)
     while True:
-        with d.queue.lock:
-            pending = [c for c in job["scope"]["chapters"] if c not in job["done"]]
+        pending = queue.pending_chapters(d.queue, job)
         if not pending:
             return
         chapter_id = pending[0]
@@ -89,30 +86,26 @@ def run_chapters(d, job):
             else:
                 queue.chapter_done(d.queue, job, chapter_id)
             continue
-        if chapter_id not in job["scope"]["info"]:
+        info = queue.chapter_info(d.queue, job, chapter_id)
+        if info is None:
             _fill_chapter_info(d, source, entry, job)
             continue
-        chapter = ChapterInfo(**job["scope"]["info"][chapter_id])
+        chapter = ChapterInfo(**info)
         folder = download_chapter(d, job, source, entry, chapter)
         published[chapter_id] = folder
 
 
 def _fill_chapter_info(d, source, entry, job):
     """Chapters queued by id only (through the API) get their descriptors from the source."""
-    with d.queue.lock:
-        missing = [c for c in job["scope"]["chapters"] if c not in job["scope"]["info"]]
+    missing = queue.chapters_without_info(d.queue, job)
     if not missing:
         return
     listed = {c.id: c for c in source.chapters(d.transport(source), entry["id"], entry["lang"])}
     d.progress.touch()
-    with d.queue.lock:
-        for chapter_id in missing:
-            if chapter_id in listed:
-                job["scope"]["info"][chapter_id] = dataclasses.asdict(listed[chapter_id])
-            else:
-                job["scope"]["chapters"].remove(chapter_id)
-                log.warning("job %s: %s has no chapter %s; dropped from the job", job["id"], source.name, chapter_id)
-        queue.save(d.queue)
+    dropped = [c for c in missing if c not in listed]
+    queue.fill_chapter_info(d.queue, job, {c: dataclasses.asdict(listed[c]) for c in missing if c in listed}, dropped)
+    for chapter_id in dropped:
+        log.warning("job %s: %s has no chapter %s; dropped from the job", job["id"], source.name, chapter_id)
 
 
 def download_chapter(d, job, source, entry, chapter):

@@ -1,4 +1,4 @@
-"""Folder and file names for what the scraper writes (docs/scraper.md, "Checkpoints and publication").
+"""Folder and file names for what the scraper writes (docs/library.md, "Names").
 
 Remote titles are hostile input: they become single path components with no separators, no
 control or bidi characters, no leading dot, no trailing dot or space, not a reserved device name,

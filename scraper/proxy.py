@@ -7,7 +7,8 @@ import re
 
 from django.http import JsonResponse
 
-from mangacircus.http import HttpError, api
+from mangacircus.errors import DomainError, NotFound, Unavailable
+from mangacircus.http import api
 
 from . import client
 
@@ -15,18 +16,23 @@ _PATH = re.compile(r"[a-z]+(?:/[A-Za-z0-9_-]{1,64}){0,2}")
 _SLOW = {"search": 90.0, "pause": 40.0}
 
 
+class DaemonRefused(DomainError):
+    """The daemon answered but will not serve the reader: the two processes disagree on the token."""
+    status = 502
+
+
 @api(auth="admin", methods=("GET", "POST"))
 def forward(request, path):
     if not _PATH.fullmatch(path):
-        raise HttpError(404, "no such scraper route")
+        raise NotFound("no such scraper route")
     query = request.META.get("QUERY_STRING", "")
     target = f"/{path}" + (f"?{query}" if query else "")
     body = request.data if request.method == "POST" else None
     try:
         status, data = client.call(request.method, target, body, timeout=_SLOW.get(path, 10.0))
     except client.Offline:
-        return JsonResponse({"error": "scraper offline"}, status=503)
+        raise Unavailable("scraper offline") from None
     if status == 401:
-        # Not the admin's fault and not a sign-in problem: the two processes disagree on the token.
-        return JsonResponse({"error": "the scraper refused the reader's token: check SCRAPER_TOKEN"}, status=502)
+        # Not the admin's fault and not a sign-in problem, so not a 401 to the browser.
+        raise DaemonRefused("the scraper refused the reader's token: check SCRAPER_TOKEN")
     return JsonResponse(data, status=status, safe=False, json_dumps_params={"ensure_ascii": False})

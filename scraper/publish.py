@@ -1,4 +1,5 @@
-"""Staging and publication (docs/scraper.md, "Checkpoints and publication"): the only code that writes LIBRARY.
+"""Staging and publication: the only code that writes LIBRARY (docs/scraper.md, "Checkpoints and
+publication"; the layout in docs/library.md).
 
 1. Pages go into `LIBRARY/.staging/<job>-<chapter>/` (same file system as the library, hidden
    from scans by its leading dot), each verified as an image, written to a tmp name, fsynced and

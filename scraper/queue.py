@@ -1,7 +1,9 @@
 """data/scraper/queue.json: the daemon's durable state, as plain functions over a JsonFile.
 
-The daemon process is the only writer (its worker and its API threads, under `q.lock`). Every
-state change is saved at once with `save(q)` (tmp + fsync + rename). Layout (docs/scraper.md):
+This module is the only code that reads or changes the document: the daemon (its worker and its
+API threads) calls the functions below, which work under `q.lock`, and gets back job and series
+records it may read but not change (tests/scraper/test_queue_owner.py checks this). Every state
+change is saved at once with `save(q)` (tmp + fsync + rename). Layout (docs/scraper.md):
 
     {"schema": 3, "revision": 41, "published": [{"rev", "manga", "chapter", "t"}],   last 500
      "settings": {"paused", "pace": {source: seconds}, "updates": {"enabled", "at", "lastRun"}},
@@ -117,6 +119,16 @@ def save(q):
     return q.flush()
 
 
+def close(q):
+    q.close()
+
+
+def locked(q):
+    """Hold the queue still across several calls of this module and the caller's own state changes
+    (the lock is re-entrant): `with queue.locked(q): ...`."""
+    return q.lock
+
+
 def new_id():
     return "j" + secrets.token_hex(6)
 
@@ -129,6 +141,12 @@ def series_key(source, series_id):
 
 def find(q, job_id):
     return next((j for j in q.data["jobs"] if j["id"] == job_id), None)
+
+
+def list_jobs(q, state=None):
+    """Copies of the jobs in queue order, or of those in one state."""
+    with q.lock:
+        return [dict(j) for j in q.data["jobs"] if state in (None, j["state"])]
 
 
 def add_job(q, kind, source, series=None, chapters=None, info=None, lang=None):
@@ -196,15 +214,46 @@ def set_state(q, job, state, **changes):
         save(q)
 
 
-def failed_attempt(q, job, message, retry, delays):
-    """After a failed attempt: back off and queue again, or fail with the error kept."""
+def start(q, job):
+    """Mark a queued job running; False when it is not queued any more (an admin cancelled it)."""
     with q.lock:
+        if job["state"] != "queued":
+            return False
+        set_state(q, job, "running")
+        return True
+
+
+def finish(q, job, state, **changes):
+    """Set the outcome of a run; False, and nothing changed, when an admin cancelled it meanwhile."""
+    with q.lock:
+        if job["state"] == "cancelled":
+            return False
+        set_state(q, job, state, **changes)
+        return True
+
+
+def count_stall(q, job):
+    """-> the job's stall count, one more than before (saved with the outcome that follows)."""
+    with q.lock:
+        job["stalls"] += 1
+        return job["stalls"]
+
+
+def failed_attempt(q, job, message, retry, delays):
+    """After a failed attempt: back off and queue again, or fail with the error kept.
+
+    False, and nothing changed, when an admin cancelled the job meanwhile.
+    """
+    with q.lock:
+        if job["state"] == "cancelled":
+            return False
         job["attempts"] += 1
         if retry and job["attempts"] <= len(delays):
             wait = delays[job["attempts"] - 1]
             set_state(q, job, "queued", error=message, notBefore=now_ms() + int(wait * 1000))
         else:
             set_state(q, job, "failed", error=message, notBefore=None)
+        return True
 
 
 def retry(q, job_id):
@@ -247,6 +296,34 @@ def _get(q, job_id):
     return job
 
 
+# The chapters of a "chapters" job: scope["chapters"] in order, scope["info"] their descriptors.
+# API threads merge new chapters into a queued job, so these read under the lock.
+
+def pending_chapters(q, job):
+    with q.lock:
+        return [c for c in job["scope"]["chapters"] if c not in job["done"]]
+
+
+def chapter_info(q, job, chapter_id):
+    """The chapter's descriptor (a ChapterInfo as a dict), or None when it was queued by id only."""
+    with q.lock:
+        return job["scope"]["info"].get(chapter_id)
+
+
+def chapters_without_info(q, job):
+    with q.lock:
+        return [c for c in job["scope"]["chapters"] if c not in job["scope"]["info"]]
+
+
+def fill_chapter_info(q, job, found, dropped):
+    """Store the descriptors found ({chapter id: dict}) and drop the chapters the source does not list."""
+    with q.lock:
+        job["scope"]["info"].update(found)
+        for chapter_id in dropped:
+            job["scope"]["chapters"].remove(chapter_id)
+        save(q)
+
+
 def checkpoint(q, job, chapter, page, staging):
     with q.lock:
         job["checkpoint"] = {"chapter": chapter, "page": page, "staging": staging}
@@ -277,6 +354,17 @@ def record_publication(q, job, manga, chapter, folder):
         return rev
 
 
+def revision(q):
+    with q.lock:
+        return q.data["revision"]
+
+
+def recent_publications(q, limit):
+    """The last `limit` publications, newest first."""
+    with q.lock:
+        return [dict(p) for p in reversed(q.data["published"][-limit:])]
+
+
 def prune(q):
     """Keep the last FINISHED_KEEP finished jobs; active ones always stay."""
     with q.lock:
@@ -292,6 +380,17 @@ def prune(q):
 def find_series(q, source, series_id):
     key = series_key(source, series_id)
     return next((s for s in q.data["series"] if s["key"] == key), None)
+
+
+def list_series(q):
+    with q.lock:
+        return [dict(s) for s in q.data["series"]]
+
+
+def auto_series(q):
+    """(source, series id) of every subscription with auto-update on."""
+    with q.lock:
+        return [(s["source"], s["id"]) for s in q.data["series"] if s["auto"]]
 
 
 def upsert_series(q, source, series_id, manga, lang, info):
@@ -326,6 +425,23 @@ def series_checked(q, entry):
 
 
 # Settings
+
+def current_settings(q):
+    with q.lock:
+        current = q.data["settings"]
+        return {**current, "pace": dict(current["pace"]), "updates": dict(current["updates"])}
+
+
+def is_paused(q):
+    with q.lock:
+        return q.data["settings"]["paused"]
+
+
+def pace(q, source_key):
+    """The admin's pace for a source in seconds, 0 when none was set."""
+    with q.lock:
+        return q.data["settings"]["pace"].get(source_key, 0)
+
 
 def update_settings(q, changes, source_floor):
     """Apply admin changes; ValueError names the bad field. `source_floor(key)` -> min pace or None."""

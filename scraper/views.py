@@ -1,11 +1,11 @@
 """The admin Scraper screen: one server-rendered page per tab; settings-scraper.js loads the data
 through the admin proxy, so the page renders even when the daemon is down."""
 from django.conf import settings
-from django.http import Http404, HttpResponseRedirect
-from django.shortcuts import render
+from django.http import HttpResponseRedirect
 from django.urls import reverse
 
-from mangacircus.pages import nav_context, page
+from mangacircus.errors import NotFound
+from mangacircus.pages import page, render_section
 
 TABS = [
     ("queue", "Queue"),
@@ -24,7 +24,6 @@ def scraper_home(request):
 @page(auth="admin")
 def scraper_tab(request, tab):
     if tab not in dict(TABS):
-        raise Http404("no such tab")
+        raise NotFound("no such tab")
     payload = {"tab": tab, "importRoots": [str(p) for p in settings.SCRAPER_IMPORT_ROOTS]}
-    context = {"tabs": TABS, "tab": tab, "payload": payload, **nav_context(request, "admin", "scraper")}
-    return render(request, "scraper/admin.html", context)
+    return render_section(request, "scraper/admin.html", "admin", "scraper", tabs=TABS, tab=tab, payload=payload)

@@ -1,4 +1,4 @@
-"""The client handed to sources, against the fake site in its hostile modes (S3, S5-S8)."""
+"""The client handed to sources, against the fake site in its hostile modes."""
 import email.utils
 import threading
 import time

@@ -1,4 +1,4 @@
-"""The runscraper command as a real process: --once, the lock, signals, kill -9 (S1), schemas."""
+"""The runscraper command as a real process: --once, the lock, signals, kill -9, schemas."""
 import json
 import os
 import random

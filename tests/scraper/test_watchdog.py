@@ -1,4 +1,4 @@
-"""The stall watchdog (S2): a body that hangs with its socket open is aborted, requeued once from
+"""The stall watchdog: a body that hangs with its socket open is aborted, requeued once from
 the checkpoint, and a second stall fails the job with an incident."""
 import json
 import threading
