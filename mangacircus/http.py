@@ -15,14 +15,6 @@ MAX_BODY = 1024 * 1024
 _DJANGO_ENCODER = DjangoJSONEncoder()
 
 
-class HttpError(DomainError):
-    """Transitional: an error with an explicit status, until every caller raises a domain error."""
-
-    def __init__(self, status, message, headers=None):
-        super().__init__(message, retry_after=(headers or {}).get("Retry-After"))
-        self.status = status
-
-
 def error_response(status, message, headers=None):
     return JsonResponse({"error": message}, status=status, headers=headers)
 
