@@ -30,15 +30,21 @@ def json_response(data, status=200):
     return HttpResponse(body, status=status, content_type="application/json")
 
 
-def parse_json_body(request):
-    """The request body as a JSON object; Invalid or TooLarge otherwise."""
+def body_length(value):
+    """A Content-Length header's value as a number of bytes within MAX_BODY; Invalid or TooLarge."""
     try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
+        length = int(value or 0)
     except ValueError:
         raise Invalid("invalid Content-Length") from None
+    if length < 0:
+        raise Invalid("invalid Content-Length")
     if length > MAX_BODY:
         raise TooLarge("request body is larger than 1 MB")
-    raw = request.body
+    return length
+
+
+def json_object(raw):
+    """Body bytes as a JSON object; Invalid otherwise."""
     if not raw:
         raise Invalid("request body must be a JSON object")
     try:
@@ -48,6 +54,12 @@ def parse_json_body(request):
     if not isinstance(data, dict):
         raise Invalid("request body must be a JSON object")
     return data
+
+
+def parse_json_body(request):
+    """The request body as a JSON object; Invalid or TooLarge otherwise."""
+    body_length(request.META.get("CONTENT_LENGTH"))
+    return json_object(request.body)
 
 
 def api(auth="user", methods=("GET",)):

@@ -18,8 +18,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import orjson
 
-from mangacircus.errors import DomainError, Invalid, NotFound, TooLarge, WrongCredentials
-from mangacircus.http import MAX_BODY
+from mangacircus.errors import DomainError, Invalid, NotFound, WrongCredentials
+from mangacircus.http import body_length, json_object
 
 from . import queue, sources
 from .errors import InvalidInput, ScraperError
@@ -77,22 +77,9 @@ def route(method, path):
 
 
 def parse_body(headers, rfile):
-    """A POST body as a JSON object (none is {}), within the reader's own limit (mangacircus/http.py)."""
-    try:
-        length = int(headers.get("Content-Length") or 0)
-    except ValueError:
-        raise Invalid("invalid Content-Length") from None
-    if length < 0:
-        raise Invalid("invalid Content-Length")
-    if length > MAX_BODY:
-        raise TooLarge(f"request body is larger than {MAX_BODY >> 20} MB")
-    try:
-        data = orjson.loads(rfile.read(length)) if length else {}
-    except orjson.JSONDecodeError:
-        raise Invalid("request body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise Invalid("request body must be a JSON object")
-    return data
+    """A POST body as a JSON object (none is {}), within the reader's own limits (mangacircus/http.py)."""
+    length = body_length(headers.get("Content-Length"))
+    return json_object(rfile.read(length)) if length else {}
 
 
 class _Handler(BaseHTTPRequestHandler):
