@@ -10,8 +10,8 @@ write `<name>.tmp` (mode 0600), fsync it, rename it over the target, fsync the d
 A failed write is never retried on the same descriptor: the next attempt serialises a fresh
 tmp from memory. While writes fail, `failing` is set and write requests get 503.
 
-A missing file starts from the default; an unreadable or corrupt one raises StateFileError,
-and the file is left byte-for-byte untouched.
+A missing file starts from the default; an unreadable or corrupt one, or one larger than
+MAX_BYTES, raises StateFileError, and the file is left byte-for-byte untouched.
 """
 import logging
 import os
@@ -24,6 +24,10 @@ import orjson
 log = logging.getLogger(__name__)
 
 _open_files = []
+
+# A state file is loaded whole into memory: far beyond any real one (db.json of a few hundred users
+# is a few MB), and small enough that refusing a bigger one costs no time and no memory.
+MAX_BYTES = 256 * 1024 * 1024
 
 
 class StateFileError(Exception):
@@ -55,7 +59,7 @@ class JsonFile:
             # A leftover from a crash mid-write; the target itself is still the last good copy.
             tmp.unlink()
         try:
-            raw = self.path.read_bytes()
+            raw = _read_capped(self.path)
         except FileNotFoundError:
             return default()
         except OSError as e:
@@ -143,6 +147,21 @@ class JsonFile:
         if self in _open_files:
             _open_files.remove(self)
         return ok
+
+
+def _read_capped(path):
+    """The file's bytes; StateFileError, before reading any, when it is larger than MAX_BYTES."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > MAX_BYTES:
+            raise StateFileError(
+                f"{path} is {size:,} bytes, more than the {MAX_BYTES:,} bytes a state file may have. "
+                "It was left untouched: repair it or restore it from a backup, then start again."
+            )
+        raw = f.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:  # it grew while we read it
+        raise StateFileError(f"{path} is more than the {MAX_BYTES:,} bytes a state file may have. Left untouched.")
+    return raw
 
 
 def write_atomic(path, payload, *, mode=0o600, tmp=None, sync_dir=True):

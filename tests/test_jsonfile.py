@@ -126,3 +126,15 @@ def test_it_serialises_a_consistent_snapshot_under_concurrent_changes(tmp_path):
     f.close()
     data = orjson.loads((tmp_path / "db.json").read_bytes())
     assert all(data[str(n)] == list(range(300)) for n in range(4))
+
+
+def test_it_refuses_a_file_over_the_size_cap_at_once_naming_it_and_its_size(tmp_path):
+    path = tmp_path / "db.json"
+    with open(path, "wb") as f:
+        f.truncate(2 * 1024 ** 3)  # sparse: 2 GiB that take no room on disk
+    started = time.monotonic()
+    with pytest.raises(StateFileError) as refused:
+        JsonFile(path)
+    assert time.monotonic() - started < 1
+    assert str(path) in str(refused.value) and "2,147,483,648 bytes" in str(refused.value)
+    assert path.stat().st_size == 2 * 1024 ** 3
