@@ -116,3 +116,30 @@ def test_it_flushes_on_sigterm(server, admin):
     server.stop()
     saved = orjson.loads((server.data / "db.json").read_bytes())
     assert saved["users"]["admin"]["settings"]["flowPageGap"] is False
+
+
+def _post_chunked(port, cookie, body):
+    """POST /api/settings with Transfer-Encoding: chunked (http.client chunks an iterable body)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    pieces = [body[i:i + 65536] for i in range(0, len(body), 65536)]
+    conn.request("POST", "/api/settings", body=iter(pieces),
+                 headers={"Content-Type": "application/json", "Cookie": f"sid={cookie}"})
+    response = conn.getresponse()
+    answer = response.status, orjson.loads(response.read())
+    conn.close()
+    return answer
+
+
+def test_it_reads_chunked_request_bodies_up_to_1_mb(data_dir, library_dir):
+    srv = Server(data_dir, library_dir).start()
+    try:
+        admin = srv.client().signup("admin")
+        sid = admin.cookies["sid"]
+        assert _post_chunked(srv.port, sid, b'{"skipCovers": true}')[0] == 200
+        assert admin.get("/api/me")[2]["settings"]["skipCovers"] is True
+        status, data = _post_chunked(srv.port, sid, b'{"a": "' + b"x" * (1024 * 1024) + b'"}')
+        assert (status, data["error"]) == (413, "request body is larger than 1 MB")
+        assert _post_chunked(srv.port, sid, b'{"skipCovers": false' + b" " * (1024 * 1024 - 40) + b"}")[0] == 200
+        assert admin.get("/api/me")[2]["settings"]["skipCovers"] is False
+    finally:
+        srv.stop()
