@@ -1,4 +1,5 @@
-"""The client's address: X-Forwarded-For is believed only when it comes from TRUSTED_PROXIES."""
+"""The client's address and scheme: X-Forwarded-For and X-Forwarded-Proto are believed only when
+they come from TRUSTED_PROXIES."""
 import ipaddress
 
 from django.conf import settings
@@ -23,3 +24,11 @@ def client_ip(request):
             return hop
         address = hop
     return address
+
+
+def scheme(request):
+    """"http" or "https", as the client used it. Django's SECURE_PROXY_SSL_HEADER believes
+    X-Forwarded-Proto from anyone; gunicorn's wsgi.url_scheme only from the trusted proxies."""
+    if _trusted(request.META.get("REMOTE_ADDR", "")):
+        return request.scheme
+    return request.META.get("wsgi.url_scheme", "http")

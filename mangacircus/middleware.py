@@ -6,7 +6,9 @@ A view may send its own CSP (/lib/ images send a sandbox).
 """
 from urllib.parse import urlsplit
 
-from . import jsonfile
+from django.http.request import split_domain_port
+
+from . import clientip, jsonfile
 from .http import MAX_BODY, error_response
 
 CSP = (
@@ -48,9 +50,7 @@ class ApiGuardMiddleware:
         if request.META.get("HTTP_SEC_FETCH_SITE", "").lower() == "cross-site":
             return error_response(403, "cross-site requests are refused")
         origin = request.META.get("HTTP_ORIGIN")
-        if origin and origin != "null" and urlsplit(origin).netloc != request.get_host():
-            return error_response(403, "cross-origin requests are refused")
-        if origin == "null":
+        if origin and not same_origin(origin, request):
             return error_response(403, "cross-origin requests are refused")
         try:
             if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_BODY:
@@ -60,3 +60,23 @@ class ApiGuardMiddleware:
         if jsonfile.any_failing():
             return error_response(503, "saving data is failing on the server; try again shortly", {"Retry-After": "5"})
         return None
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def same_origin(origin, request):
+    """Whether an Origin header names this server: the same scheme, host and port (an https page
+    is not the http server of the same host and port). "null" and unparsable origins are not."""
+    try:
+        parts = urlsplit(origin)
+        port = parts.port
+    except ValueError:
+        return False
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS or not parts.hostname:
+        return False
+    mine = clientip.scheme(request)
+    host, my_port = split_domain_port(request.get_host())
+    return (scheme, parts.hostname.lower().strip("[]").rstrip("."), port or DEFAULT_PORTS[scheme]) == (
+        mine, host.strip("[]"), int(my_port) if my_port else DEFAULT_PORTS[mine])

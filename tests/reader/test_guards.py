@@ -1,4 +1,5 @@
 """CSRF, body size and security headers on every response."""
+from tests.support.server import Server
 
 
 def test_it_refuses_non_json_posts(admin):
@@ -47,3 +48,32 @@ def test_it_sends_security_headers_everywhere(admin, guest):
 def test_it_answers_json_404_for_unknown_api_routes(admin):
     status, _, data = admin.get("/api/nothing-here")
     assert status == 404 and data == {"error": "not found"}
+
+
+def test_it_refuses_an_origin_of_another_scheme_port_or_host(admin, server):
+    for origin in (f"https://127.0.0.1:{server.port}", f"http://127.0.0.1:{server.port + 1}",
+                   f"http://localhost:{server.port}", "http://127.0.0.1", f"http://127.0.0.1:{server.port}.evil"):
+        status, _, data = admin.post("/api/settings", {"skipCovers": True}, headers={"Origin": origin})
+        assert (status, data["error"]) == (403, "cross-origin requests are refused"), origin
+    same = f"HTTP://127.0.0.1:{server.port}"
+    assert admin.post("/api/settings", {"skipCovers": True}, headers={"Origin": same})[0] == 200
+
+
+def test_it_takes_the_scheme_from_a_trusted_proxy_only(data_dir, library_dir):
+    srv = Server(data_dir, library_dir, env={"TRUSTED_PROXIES": "127.0.0.1"}).start()
+    untrusted = Server(data_dir / "other", library_dir, env={"TRUSTED_PROXIES": "10.0.0.0/8"}).start()
+    try:
+        proxied = {"Host": "manga.example.org", "X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
+        admin = srv.client().signup("admin")
+        assert admin.post("/api/settings", {"skipCovers": True},
+                          headers={**proxied, "Origin": "https://manga.example.org"})[0] == 200
+        for origin in ("http://manga.example.org", "https://manga.example.org:8443"):
+            assert admin.post("/api/settings", {"skipCovers": True}, headers={**proxied, "Origin": origin})[0] == 403
+        # From a client that is not a trusted proxy, X-Forwarded-Proto changes nothing.
+        other = untrusted.client().signup("admin")
+        origin = f"https://127.0.0.1:{untrusted.port}"
+        assert other.post("/api/settings", {"skipCovers": True},
+                          headers={"X-Forwarded-Proto": "https", "Origin": origin})[0] == 403
+    finally:
+        srv.stop()
+        untrusted.stop()
