@@ -1,7 +1,9 @@
 """scrypt password hashes with their cost stored in the hash, and a cap on concurrent hashing.
 
 Format: scrypt$<log2 N>$<r>$<p>$<salt hex>$<key hex>. At the default N = 2^17 a hash needs
-128 MiB and ~0.6 s, so at most two are computed at once.
+128 MiB and ~0.6 s, so at most two are computed at once. A request never waits for a slot: when
+both are taken it gets Unavailable (503, Retry-After) at once. Waiting ones held request threads,
+and a flood of sign-ins left none for anybody else (2.5 s for a signed-in GET /api/me).
 """
 import hashlib
 import hmac
@@ -10,6 +12,8 @@ import threading
 
 from django.conf import settings
 
+from mangacircus.errors import Unavailable
+
 _slots = threading.BoundedSemaphore(2)
 _dummy = {}
 R, P, KEY_BYTES = 8, 1, 32
@@ -17,9 +21,13 @@ R, P, KEY_BYTES = 8, 1, 32
 
 def _scrypt(password, salt, log_n, r, p):
     n = 1 << log_n
-    with _slots:
+    if not _slots.acquire(blocking=False):
+        raise Unavailable("the server is busy checking passwords; try again in a moment", retry_after=1)
+    try:
         return hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p,
                               maxmem=128 * r * n * 2 + (1 << 20), dklen=KEY_BYTES)
+    finally:
+        _slots.release()
 
 
 def make_hash(password, log_n=None):
@@ -30,7 +38,8 @@ def make_hash(password, log_n=None):
 
 
 def check(password, stored):
-    """True when the password matches. Unknown users pass stored=None and still pay for a hash."""
+    """True when the password matches. Unknown users pass stored=None and still pay for a hash.
+    Unavailable when no hash slot is free."""
     known = stored is not None
     try:
         scheme, log_n, r, p, salt, key = (stored if known else _dummy_hash()).split("$")

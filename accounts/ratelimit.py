@@ -1,30 +1,60 @@
-"""At most 10 password checks per account per client address per 15 minutes."""
+"""Failed password checks, limited three ways so that neither invented names nor many addresses
+get around the limit:
+
+- 10 per account name per client address per 15 minutes,
+- 30 per client address, whatever the names, per 15 minutes,
+- 100 per account name, from whatever addresses, per day.
+
+A check is counted before its hash, so parallel requests cannot overshoot, and given back when the
+password was right or no hash was computed. Names count whether or not such an account exists.
+"""
 import threading
-import time
 from collections import deque
 
-LIMIT = 10
-WINDOW = 15 * 60
+LIMITS = {"pair": (10, 15 * 60), "address": (30, 15 * 60), "account": (100, 86_400)}
 
-_hits = {}
+_hits = {}  # (kind, ...) -> deque of monotonic times
 _lock = threading.Lock()
 
 
-def take(account, address, now=None):
-    """Count one password check. Returns 0 when allowed, else the seconds until the next one is."""
-    now = time.monotonic() if now is None else now
-    key = (account.lower(), address)
+def _keys(account, address):
+    name = account.lower()
+    return ("pair", name, address), ("address", address), ("account", name)
+
+
+def take(account, address, now):
+    """Count one password check at `now`. Returns 0 when allowed, else the seconds until it is."""
+    keys = _keys(account, address)
     with _lock:
-        hits = _hits.setdefault(key, deque())
-        while hits and hits[0] <= now - WINDOW:
-            hits.popleft()
-        if len(hits) >= LIMIT:
-            return max(1, int(hits[0] + WINDOW - now) + 1)
-        hits.append(now)
-        if len(_hits) > 100_000:  # bound memory under a spray of invented names
-            for stale in [k for k, v in _hits.items() if not v or v[-1] <= now - WINDOW]:
-                del _hits[stale]
+        wait = 0
+        for key in keys:
+            limit, window = LIMITS[key[0]]
+            hits = _hits.get(key)
+            while hits and hits[0] <= now - window:
+                hits.popleft()
+            if hits and len(hits) >= limit:
+                wait = max(wait, int(hits[0] + window - now) + 1)
+        if wait:
+            return wait
+        for key in keys:
+            _hits.setdefault(key, deque()).append(now)
+        if len(_hits) > 100_000:  # bound memory under a spray of invented names and addresses
+            _drop_stale(now)
         return 0
+
+
+def give_back(account, address, now):
+    """Undo take(account, address, now): the password was right, or it was never checked."""
+    with _lock:
+        for key in _keys(account, address):
+            hits = _hits.get(key)
+            if hits and now in hits:
+                hits.remove(now)
+
+
+def _drop_stale(now):
+    for key in [k for k, hits in _hits.items() if not hits or hits[-1] <= now - LIMITS[k[0]][1]]:
+        del _hits[key]
 
 
 def reset():

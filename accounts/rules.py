@@ -1,11 +1,12 @@
 """Sign-up, sign-in, passwords and the user-admin rules: one set of functions that the JSON API
 (accounts/api.py) and the HTML screens (accounts/views.py, accounts/admin_views.py) both call."""
 import threading
+import time
 
 from django.conf import settings
 
 from mangacircus import db
-from mangacircus.errors import Forbidden, Invalid, NotFound, RateLimited, WrongCredentials
+from mangacircus.errors import Forbidden, Invalid, NotFound, RateLimited, Unavailable, WrongCredentials
 
 from . import passwords, ratelimit, sessions, users
 
@@ -45,15 +46,23 @@ def _check_signup_open():
 
 
 def verify(name, password, address):
-    """A rate-limited password check; RateLimited when the limit is reached, WrongCredentials when wrong."""
+    """A rate-limited password check (accounts/ratelimit.py); RateLimited when a limit is reached,
+    Unavailable when the server is busy hashing, WrongCredentials when wrong."""
     if not isinstance(name, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD or len(name) > 64:
         raise Invalid("name and password must be strings")
-    wait = ratelimit.take(name, address)
+    now = time.monotonic()
+    wait = ratelimit.take(name, address, now)
     if wait:
         raise RateLimited(f"too many attempts; try again in {wait} seconds", retry_after=wait)
     user = users.get_user(name)
-    if not passwords.check(password, user["hash"] if user else None):
+    try:
+        right = passwords.check(password, user["hash"] if user else None)
+    except Unavailable:
+        ratelimit.give_back(name, address, now)
+        raise
+    if not right:
         raise WrongCredentials("wrong name or password")
+    ratelimit.give_back(name, address, now)
     return user
 
 
@@ -69,7 +78,10 @@ def login(name, password, address):
     """Check the password and start a new session (never adopting a token sent by the client)."""
     user = verify(name, password, address)
     if passwords.needs_rehash(user["hash"]):
-        users.set_password_hash(name, passwords.make_hash(password))
+        try:
+            users.set_password_hash(name, passwords.make_hash(password))
+        except Unavailable:
+            pass  # busy, or the write failed: the upgrade waits for a later sign-in
     return sessions.create_session(name)
 
 

@@ -23,14 +23,17 @@ def _form(request, template, action, submitted):
     """Render a sign-in or sign-up form; on POST run `action(name)` and sign in with its token.
     The form shows the error itself (with the name kept), so it is handled here, not by @page."""
     context = {"next": safe_next(request.GET.get("next")), "state": rules.signup_state(), "error": None, "name": ""}
-    status = 200
+    status, headers = 200, {}
     if submitted:
         context["name"] = request.POST.get("name", "")[:64]
         try:
             return _signed_in(request, action(context["name"]))
         except DomainError as e:
-            context["error"], status = e.message, e.status
-    return render(request, template, context, status=status)
+            context["error"], status, headers = e.message, e.status, e.headers
+    response = render(request, template, context, status=status)
+    for name, value in headers.items():
+        response[name] = value
+    return response
 
 
 @require_http_methods(["GET", "POST"])

@@ -90,6 +90,36 @@ def test_it_limits_password_checks_per_account_and_address(server, admin):
     assert client.post("/api/login", {"name": "other", "password": "x" * 8})[0] == 401
 
 
+def test_it_limits_failed_password_checks_per_address_across_names(server, admin):
+    client = server.client()
+    for i in range(29):
+        assert client.post("/api/login", {"name": f"invented{i}", "password": "wrong password"})[0] == 401
+    for _ in range(3):  # a right password is not a failure
+        client.login("admin")
+    assert client.post("/api/login", {"name": "invented", "password": "wrong password"})[0] == 401
+    status, headers, data = client.post("/api/login", {"name": "admin", "password": PASSWORD})
+    assert status == 429 and int(headers["Retry-After"]) > 0 and "too many" in data["error"]
+
+
+def test_it_limits_failed_password_checks_per_account_across_addresses(data_dir, library_dir):
+    srv = Server(data_dir, library_dir, env={"TRUSTED_PROXIES": "127.0.0.1"}).start()
+    try:
+        srv.client().signup("admin")
+        client = srv.client()
+
+        def login(password, address):
+            return client.post("/api/login", {"name": "Admin", "password": password},
+                               headers={"X-Forwarded-For": address})
+
+        assert [login("wrong password", f"198.51.100.{i}")[0] for i in range(100)] == [401] * 100
+        status, headers, _ = login(PASSWORD, "203.0.113.1")
+        assert status == 429 and int(headers["Retry-After"]) > 3600
+        assert client.post("/api/login", {"name": "other", "password": "wrong password"},
+                           headers={"X-Forwarded-For": "203.0.113.1"})[0] == 401
+    finally:
+        srv.stop()
+
+
 def test_it_believes_x_forwarded_for_only_from_trusted_proxies(data_dir, library_dir):
     srv = Server(data_dir, library_dir, env={"TRUSTED_PROXIES": "127.0.0.1"}).start()
     try:
