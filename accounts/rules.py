@@ -34,8 +34,9 @@ def signup(name, password):
     with _signup_lock:
         first = _check_signup_open()
         users.check_new_name(name)
-        users.create_user(name, password_hash, admin=first)
-    return sessions.create_session(name)
+        with db.security_change("users", "sessions"):  # both or neither
+            users.create_user(name, password_hash, admin=first)
+            return sessions.create_session(name)
 
 
 def _check_signup_open():
@@ -88,10 +89,9 @@ def login(name, password, address):
 def _replace_password(name, password, keep_token=None):
     """New hash and the end of every other session, as one change on disk."""
     password_hash = passwords.make_hash(password)  # slow: outside the lock
-    with db.lock():
-        users.set_password_hash(name, password_hash, flush=False)
-        sessions.end_other_sessions(name, keep_token, flush=False)
-    db.flush_now()
+    with db.security_change("users", "sessions"):
+        users.set_password_hash(name, password_hash)
+        sessions.end_other_sessions(name, keep_token)
 
 
 def change_password(name, old, new, address, current_token):

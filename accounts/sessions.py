@@ -1,7 +1,8 @@
 """The `sessions` section of db.json: sessions[sha256(token)] = {u: name, t: created ms}.
 
 Only the SHA-256 of the random cookie token is stored, so a copy of db.json signs nobody in.
-Starting and ending sessions is flushed before it returns.
+Starting and ending sessions are security changes (db.security_change()): on disk before they
+return, or undone and Unavailable.
 """
 import hashlib
 import secrets
@@ -29,10 +30,8 @@ db.on_user_deleted(_end_all)
 
 def create_session(name):
     token = secrets.token_hex(32)
-    with db.lock():
+    with db.security_change("sessions"):
         db.section("sessions")[digest(token)] = {"u": name, "t": now_ms()}
-        db.touch()
-    db.flush_now()
     return token
 
 
@@ -46,19 +45,14 @@ def session_user(token):
 
 
 def end_session(token):
-    with db.lock():
+    with db.security_change("sessions"):
         db.section("sessions").pop(digest(token), None)
-        db.touch()
-    db.flush_now()
 
 
-def end_other_sessions(name, keep_token=None, *, flush=True):
+def end_other_sessions(name, keep_token=None):
     """End every session of the user except the one of `keep_token` (a password change)."""
-    with db.lock():
+    with db.security_change("sessions"):
         _end_all(name, digest(keep_token) if keep_token else None)
-        db.touch()
-    if flush:
-        db.flush_now()
 
 
 def prune_sessions():

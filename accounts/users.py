@@ -1,7 +1,7 @@
 """The `users` section of db.json: accounts, their roles and their stored settings.
 
 users[name] = {name, admin, created, hash, settings}. Role, password and account changes are
-flushed before they return (db.flush_now()); they raise Unavailable when that write fails.
+security changes (db.security_change()): on disk before they return, or undone and Unavailable.
 """
 import re
 
@@ -54,36 +54,28 @@ def check_new_name(name):
 
 
 def create_user(name, password_hash, admin=False):
-    with db.lock():
+    with db.security_change("users"):
         db.section("users")[name] = {
             "name": name, "admin": bool(admin), "created": now_ms(), "hash": password_hash, "settings": {},
         }
-        db.touch()
-    db.flush_now()
 
 
-def set_password_hash(name, password_hash, *, flush=True):
-    with db.lock():
+def set_password_hash(name, password_hash):
+    with db.security_change("users"):
         db.section("users")[name]["hash"] = password_hash
-        db.touch()
-    if flush:
-        db.flush_now()
 
 
 def set_admin(name, admin):
-    with db.lock():
+    with db.security_change("users"):
         db.section("users")[name]["admin"] = bool(admin)
-        db.touch()
-    db.flush_now()
 
 
 def delete_user(name):
-    """Remove the account and, through the owners' hooks (db.on_user_deleted), all that is only theirs."""
-    with db.lock():
+    """Remove the account and, through the owners' hooks (db.on_user_deleted), all that is only
+    theirs: one change, undone in every section when it cannot be written."""
+    with db.security_change():
         db.section("users").pop(name, None)
         db.forget_user(name)
-        db.touch()
-    db.flush_now()
 
 
 def stored_settings(name):

@@ -2,9 +2,13 @@
 
 Only the owner of a section reads or changes it, through `section()`, while holding `lock()`;
 everyone else calls the owner's functions. tests/test_structure.py fails when a module touches a
-section it does not own, or the document's data directly. Security-relevant changes call
-`flush_now()` before they answer.
+section it does not own, or the document's data directly. Security-relevant changes are made
+inside `security_change()`: on disk before they answer, and undone when the write fails.
 """
+import copy
+import threading
+from contextlib import contextmanager
+
 from .errors import Unavailable
 from .jsonfile import JsonFile
 
@@ -22,6 +26,7 @@ OWNERS = {
 _db = None  # the open JsonFile
 _validators = []
 _user_deleted = []
+_change = threading.local()  # .sections: those saved by this thread's security_change(), if inside one
 
 
 def add_validator(check):
@@ -88,6 +93,40 @@ def flush_now():
     and is written by the next successful flush)."""
     if not _db.flush():
         raise Unavailable("saving data is failing on the server; try again shortly", retry_after=5)
+
+
+@contextmanager
+def security_change(*sections):
+    """A change to accounts, roles, passwords or sessions, which must be true when answered:
+    made under lock(), written to disk before anyone else sees it, and undone when the write fails
+    (Unavailable), so a 503 means that nothing changed, here or on disk.
+
+    `sections` are those the change may touch, deep-copied first to be restored; all of them when
+    none are named (a deletion reaches every owner's section through forget_user). A call inside
+    another joins it: the outer one writes. Never enter it while holding lock() alone.
+    """
+    names = sections or tuple(OWNERS)
+    outer = getattr(_change, "sections", None)
+    if outer is not None:
+        assert set(names) <= outer, f"{names} are not all in the enclosing security_change {sorted(outer)}"
+        yield
+        return
+    with _db.exclusive():
+        saved = {name: copy.deepcopy(_db.data[name]) for name in names}
+        _change.sections = set(names)
+        try:
+            yield
+            _db.touch()
+            written = _db.flush(held=True)
+        except BaseException:
+            _db.data.update(saved)
+            raise
+        finally:
+            _change.sections = None
+        if not written:
+            _db.data.update(saved)
+            raise Unavailable("saving data is failing on the server, so nothing was changed; try again shortly",
+                              retry_after=5)
 
 
 def forget_user(name):

@@ -17,6 +17,7 @@ import logging
 import os
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
@@ -93,33 +94,47 @@ class JsonFile:
     def dirty(self):
         return self._first_change is not None
 
-    def flush(self):
-        """Write the document now if it changed. Returns False when the write failed."""
+    @contextmanager
+    def exclusive(self):
+        """Hold the writer, then the document (flush()'s order): inside, `flush(held=True)` writes
+        while every other user of the document still waits, so nobody sees a change before it is
+        on disk. Never enter it while holding `lock` alone."""
+        with self._write_lock, self.lock:
+            yield
+
+    def flush(self, *, held=False):
+        """Write the document now if it changed. Returns False when the write failed.
+        `held`: the caller is inside exclusive()."""
+        if held:
+            return self._flush()
         with self._write_lock:
+            return self._flush()
+
+    def _flush(self):
+        with self.lock:
+            if self._first_change is None:
+                return True
+            payload = orjson.dumps(self.data)
+            pending = (self._first_change, self._last_change)
+            self._first_change = self._last_change = None
+        try:
+            write_atomic(self.path, payload)
+        except OSError as e:
             with self.lock:
                 if self._first_change is None:
-                    return True
-                payload = orjson.dumps(self.data)
-                pending = (self._first_change, self._last_change)
-                self._first_change = self._last_change = None
-            try:
-                write_atomic(self.path, payload)
-            except OSError as e:
-                with self.lock:
-                    if self._first_change is None:
-                        self._first_change, self._last_change = pending
-                    self.failing = True
-                    self._wake.notify()  # the writer thread retries with a fresh tmp
-                    self.last_error = f"{e.strerror or e}"
-                log.error("writing %s failed: %s", self.path, self.last_error)
-                return False
-            with self.lock:
-                if self.failing:
-                    log.warning("writing %s works again", self.path)
-                self.failing = False
-                self.last_error = None
-                self.flushes += 1
-            return True
+                    self._first_change, self._last_change = pending
+                self.failing = True
+                self._wake.notify()  # the writer thread retries with a fresh tmp
+                self.last_error = f"{e.strerror or e}"
+            log.error("writing %s failed: %s", self.path, self.last_error)
+            return False
+        with self.lock:
+            if self.failing:
+                log.warning("writing %s works again", self.path)
+            self.failing = False
+            self.last_error = None
+            self.flushes += 1
+        return True
 
     def _deadline(self):
         return min(self._last_change + self.delay, self._first_change + self.max_wait)
