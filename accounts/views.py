@@ -6,8 +6,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from mangacircus.clientip import client_ip
-from mangacircus.errors import DomainError, Invalid
-from mangacircus.pages import page, render_section
+from mangacircus.errors import DomainError, Invalid, Unavailable
+from mangacircus.pages import error_page, page, render_section
 
 from . import rules, sessions
 from .middleware import clear_session_cookie, safe_next, set_session_cookie
@@ -62,7 +62,10 @@ def signup_page(request):
 @require_POST
 def logout_page(request):
     if request.sid:
-        sessions.end_session(request.sid)
+        try:
+            sessions.end_session(request.sid)
+        except Unavailable as e:  # still signed in: say so rather than pretend
+            return error_page(request, e.status, e.message, e.headers)
     response = HttpResponseRedirect(reverse("mc-login"))
     clear_session_cookie(response)
     return response

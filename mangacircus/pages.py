@@ -45,8 +45,11 @@ def render_section(request, template, workspace, section, **context):
     return render(request, template, context)
 
 
-def error_page(request, status, message):
-    return render(request, "error.html", {"status": status, "message": message}, status=status)
+def error_page(request, status, message, headers=None):
+    response = render(request, "error.html", {"status": status, "message": message}, status=status)
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
 
 
 def page(auth="user", back=None):
@@ -69,7 +72,7 @@ def page(auth="user", back=None):
                 return view(request, *args, **kwargs)
             except DomainError as e:
                 if request.method != "POST" or isinstance(e, NotFound):
-                    return error_page(request, e.status, e.message)
+                    return error_page(request, e.status, e.message, e.headers)
                 messages.error(request, e.message)
                 return HttpResponseRedirect(reverse(back) if back else request.get_full_path())
 

@@ -54,6 +54,15 @@ def test_it_keeps_the_session_when_a_sign_out_cannot_be_saved(server, admin, rea
     assert reader_user.get("/api/me")[0] == 200
 
 
+def test_it_answers_the_503_page_when_the_sign_out_form_cannot_be_saved(server, admin, reader_user):
+    with failing_writes(server, admin):
+        status, headers, page = post_form(reader_user, "/settings/user/profile/", {}, action="/logout/")
+        assert status == 503 and headers["Retry-After"] and SAVING_FAILS in page
+        assert b'class="card"' in page
+    assert "sid" in reader_user.cookies
+    assert reader_user.get("/api/me")[0] == 200
+
+
 def test_it_keeps_roles_users_and_their_data_when_an_admin_change_cannot_be_saved(server, admin, reader_user):
     wait_for_library(admin, 2)
     assert reader_user.post("/api/follow", {"m": "Moon Garden", "on": True})[0] == 200
