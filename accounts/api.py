@@ -1,7 +1,7 @@
 """JSON API of accounts: sign-up, sign-in, sign-out, password, user administration."""
 from django.http import JsonResponse
 
-from mangacircus.clientip import client_ip
+from mangacircus.clientip import client_ip, from_this_machine
 from mangacircus.http import api, field, text_field
 
 from . import rules, sessions, users
@@ -16,7 +16,8 @@ def auth_state(request):
 @api(auth="public", methods=("POST",))
 def signup(request):
     name = text_field(request.data, "name", max_length=64)
-    token = rules.signup(name, field(request.data, "password", str))
+    token = rules.signup(name, field(request.data, "password", str), local=from_this_machine(request),
+                         setup_code=text_field(request.data, "setupCode", required=False, max_length=64))
     response = JsonResponse({"name": name, "admin": users.get_user(name)["admin"]})
     set_session_cookie(response, token)
     return response

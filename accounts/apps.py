@@ -13,6 +13,7 @@ class AccountsConfig(AppConfig):
         settings_section("admin", "users", "Users", "mc-settings-users", order=10)
 
     def start_runtime(self):
-        from . import sessions
+        from . import sessions, setup
 
         sessions.prune_sessions()
+        setup.announce()

@@ -8,7 +8,7 @@ from django.conf import settings
 from mangacircus import db
 from mangacircus.errors import Forbidden, Invalid, NotFound, RateLimited, Unavailable, WrongCredentials
 
-from . import passwords, ratelimit, sessions, users
+from . import passwords, ratelimit, sessions, setup, users
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 1024
@@ -25,24 +25,31 @@ def signup_state():
     return {"firstRun": first_run, "signup": first_run or settings.SIGNUP == "open"}
 
 
-def signup(name, password):
-    """Create an account and return a session token. The first account becomes the admin."""
+def signup(name, password, *, local=False, setup_code=None):
+    """Create an account and return a session token. The first account becomes the admin, and
+    needs a request from the server itself (`local`) or the setup code (accounts/setup.py)."""
     check_password_rules(password)
-    _check_signup_open()
+    _check_signup_open(local, setup_code)
     users.check_new_name(name)
     password_hash = passwords.make_hash(password)  # slow: outside the lock
     with _signup_lock:
-        first = _check_signup_open()
+        first = _check_signup_open(local, setup_code)
         users.check_new_name(name)
         with db.security_change("users", "sessions"):  # both or neither
             users.create_user(name, password_hash, admin=first)
-            return sessions.create_session(name)
+            token = sessions.create_session(name)
+    if first:
+        setup.discard()
+    return token
 
 
-def _check_signup_open():
+def _check_signup_open(local, setup_code):
     first = users.user_count() == 0
     if not first and settings.SIGNUP != "open":
         raise Forbidden("sign-up is closed; ask an admin for an account")
+    if first and not local and not setup.matches(setup_code):
+        raise Forbidden("the first account needs the setup code from the server's log (or `python manage.py "
+                        "setupcode` on the server), unless it is made in a browser on the server itself")
     return first
 
 

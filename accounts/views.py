@@ -5,7 +5,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from mangacircus.clientip import client_ip
+from mangacircus.clientip import client_ip, from_this_machine
 from mangacircus.errors import DomainError, Invalid, Unavailable
 from mangacircus.pages import error_page, page, render_section
 
@@ -19,10 +19,11 @@ def _signed_in(request, token):
     return response
 
 
-def _form(request, template, action, submitted):
+def _form(request, template, action, submitted, **extra):
     """Render a sign-in or sign-up form; on POST run `action(name)` and sign in with its token.
     The form shows the error itself (with the name kept), so it is handled here, not by @page."""
-    context = {"next": safe_next(request.GET.get("next")), "state": rules.signup_state(), "error": None, "name": ""}
+    context = {"next": safe_next(request.GET.get("next")), "state": rules.signup_state(), "error": None, "name": "",
+               **extra}
     status, headers = 200, {}
     if submitted:
         context["name"] = request.POST.get("name", "")[:64]
@@ -47,16 +48,21 @@ def login_page(request):
 
 @require_http_methods(["GET", "POST"])
 def signup_page(request):
-    if not rules.signup_state()["signup"]:
+    state = rules.signup_state()
+    if not state["signup"]:
         return HttpResponseRedirect(reverse("mc-login"))
+    local = from_this_machine(request)
+
     def signup(name):
         if request.POST.get("password") != request.POST.get("password2"):
             raise Invalid("the two passwords differ")
-        return rules.signup(name, request.POST.get("password", ""))
+        return rules.signup(name, request.POST.get("password", ""), local=local,
+                            setup_code=request.POST.get("setupCode"))
 
     # On the first run /login/ shows this form; a sign-in posted there is not a sign-up.
     return _form(request, "accounts/signup.html", signup,
-                 submitted=request.method == "POST" and request.POST.get("action") == "signup")
+                 submitted=request.method == "POST" and request.POST.get("action") == "signup",
+                 needs_code=state["firstRun"] and not local)
 
 
 @require_POST

@@ -3,6 +3,11 @@ they come from TRUSTED_PROXIES."""
 import ipaddress
 
 from django.conf import settings
+from django.http.request import split_domain_port
+
+# Headers a proxy adds. From a proxy that is not in TRUSTED_PROXIES they mean that the connection's
+# address is the proxy's, and who is behind it is unknown.
+FORWARDING = ("HTTP_X_FORWARDED_FOR", "HTTP_FORWARDED", "HTTP_X_REAL_IP")
 
 
 def _trusted(address):
@@ -32,3 +37,23 @@ def scheme(request):
     if _trusted(request.META.get("REMOTE_ADDR", "")):
         return request.scheme
     return request.META.get("wsgi.url_scheme", "http")
+
+
+def _loopback(text):
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return ip.is_loopback or bool(getattr(ip, "ipv4_mapped", None) and ip.ipv4_mapped.is_loopback)
+
+
+def from_this_machine(request):
+    """Whether the request comes from a browser on the server itself: a loopback client address,
+    behind no proxy that is not trusted, asking for a loopback host name. The name matters: a
+    DNS-rebinding page in the server's own browser connects from loopback too, under its own name."""
+    if not _loopback(client_ip(request)):
+        return False
+    if not _trusted(request.META.get("REMOTE_ADDR", "")) and any(request.META.get(h) for h in FORWARDING):
+        return False
+    host = split_domain_port(request.get_host())[0].strip("[]")
+    return host == "localhost" or host.endswith(".localhost") or _loopback(host)

@@ -60,7 +60,7 @@ class JsonFile:
             # A leftover from a crash mid-write; the target itself is still the last good copy.
             tmp.unlink()
         try:
-            raw = _read_capped(self.path)
+            raw = read_capped(self.path)
         except FileNotFoundError:
             return default()
         except OSError as e:
@@ -164,7 +164,7 @@ class JsonFile:
         return ok
 
 
-def _read_capped(path):
+def read_capped(path):
     """The file's bytes; StateFileError, before reading any, when it is larger than MAX_BYTES."""
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size

@@ -17,7 +17,7 @@ def client(settings, data_dir, library_dir):
     settings.STATIC_ROOT.mkdir()
     saved_index, saved_callbacks = index.current(), list(service._callbacks)
     runtime.start()
-    yield Client()
+    yield Client(HTTP_HOST="localhost")  # the server's own browser: it may make the first account
     runtime.stop()
     index.replace(saved_index)
     service._callbacks[:] = saved_callbacks
