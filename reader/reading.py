@@ -16,11 +16,10 @@ costs at most one pulse of time. Everything is guarded by db.lock().
 """
 import time
 
-from mangacircus.errors import Conflict, Invalid
-from mangacircus.http import field, text_field
-
 from mangacircus import db
 from mangacircus.clock import now_ms
+from mangacircus.errors import Conflict, Invalid
+from mangacircus.http import field, text_field
 
 SCHEMA = 1
 LEASE_MS = 15_000

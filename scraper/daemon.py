@@ -130,7 +130,8 @@ class Daemon:
 
     def _interrupted(self, job):
         self._finish(job, "queued")
-        log.info("job %s back in the queue at its checkpoint (%s)", job["id"], "stopping" if self.shutdown else "paused")
+        why = "stopping" if self.shutdown else "paused"
+        log.info("job %s back in the queue at its checkpoint (%s)", job["id"], why)
 
     def _stalled(self, job, message):
         if queue.count_stall(self.queue, job) < 2:
