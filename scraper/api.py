@@ -240,8 +240,10 @@ def post_settings(d, body, query):
 
 
 def history(d, body, query):
-    failed = [_job_view(j) for j in queue.list_jobs(d.queue) if j["state"] == "failed" or j["error"]]
-    return {"published": queue.recent_publications(d.queue, 200), "failed": failed}
+    jobs = queue.list_jobs(d.queue)
+    failed = [_job_view(j) for j in jobs if j["state"] == "failed" or j["error"]]
+    warnings = [_job_view(j) for j in jobs if j.get("warnings")]
+    return {"published": queue.recent_publications(d.queue, 200), "failed": failed, "warnings": warnings}
 
 
 ROUTES = [

@@ -79,8 +79,17 @@ class FolderSource(Source):
         entries = sorted(reader.list_dir(str(path)), key=lambda e: natural_key(e[0]))
         parsed = []
         for name, kind in entries:
-            if kind == "archive" or (kind == "dir" and any(k == "image" for _, k in reader.list_dir(str(path / name)))):
-                parsed.append((str(path / name), *parse_chapter_name(name)))
+            if kind not in ("archive", "dir"):
+                continue
+            try:
+                # A chapter that links out of the import roots is skipped, not the whole series.
+                reader.resolve(str(path / name))
+                if kind == "dir" and not any(k == "image" for _, k in reader.list_dir(str(path / name))):
+                    continue
+            except InvalidInput as e:
+                reader.warn(f"skipped {path / name}: {e.message}")
+                continue
+            parsed.append((str(path / name), *parse_chapter_name(name)))
         if any(kind == "image" for _, kind in entries):
             # Loose images in the series folder: one chapter of their own, titled after the folder.
             parsed.append((str(path), "", path.name if parsed else ""))
