@@ -47,7 +47,15 @@ class FolderSource(Source):
     languages = ("",)
 
     def check_id(self, reader, series_id):
-        path = reader.resolve(super().check_id(reader, series_id))
+        """The folder's real path. A path is taken as given (a folder's name may end in a space);
+        when that does not exist, the path without surrounding blanks (a stray one pasted along)."""
+        super().check_id(reader, series_id)
+        try:
+            path = reader.resolve(series_id)
+        except InvalidInput:
+            if series_id == series_id.strip():
+                raise
+            path = reader.resolve(series_id.strip())
         if not path.is_dir():
             raise InvalidInput(f"{series_id} is not a folder")
         return str(path)

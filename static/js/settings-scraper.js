@@ -136,7 +136,7 @@
     const path = h("input", { type: "text", name: "path", placeholder: "/srv/import/Some Manga", "aria-label": "Folder path" });
     const folder = sources.some((s) => s.key === "folder") ? h("form", { className: "card sc-form", onsubmit: (e) => {
       e.preventDefault();
-      act("series", { source: "folder", id: path.value.trim() }, "Import queued", false);
+      act("series", { source: "folder", id: path.value.replace(/^\s+/, "") }, "Import queued", false);
     } }, h("h2", null, "Import a folder on the server"),
       h("p", { className: "muted" }, DATA.importRoots.length ? `Allowed under: ${DATA.importRoots.join(", ")}` : "Folder imports are off: set SCRAPER_IMPORT_ROOTS."),
       h("label", null, "Path (a folder of images, of chapter folders, or of CBZ/ZIP files)", path),

@@ -175,3 +175,16 @@ def test_it_skips_a_chapter_that_links_out_of_the_import_roots_and_imports_the_r
     [shown] = api.history(daemon, {}, {})["warnings"]
     assert shown["id"] == job["id"] and shown["warnings"] == job["warnings"]
 
+
+@pytest.mark.parametrize("name,manga", [("Trailing ", "Trailing"), ("Vol. 2.", "Vol. 2"), ("Both. ", "Both")])
+def test_it_queues_and_imports_a_folder_whose_name_ends_in_a_space_or_dot(daemon, imports, library, name, manga):
+    series = imports / name
+    (series / "c1 ").mkdir(parents=True)
+    (series / "c1 " / "1.png").write_bytes(png())
+    (series / "c2.").mkdir()
+    (series / "c2." / "1.png").write_bytes(png())
+    status, answer = api.add_series(daemon, {"source": "folder", "id": str(series)}, {})
+    assert status == 201 and answer["job"]["series"] == str(series)
+    drain(daemon)
+    assert contents(library / manga) == ["c0001 [Import]", "c0002 [Import]", "manga.json"]
+    assert [s["manga"] for s in queue.list_series(daemon.queue)] == [manga]
