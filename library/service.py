@@ -4,7 +4,9 @@
   the thread runs the hooks for the restored index, then a shallow check, or a full scan when
   there was no usable snapshot or the last full scan is FULL_SCAN_INTERVAL old. After that a
   shallow check every SCAN_INTERVAL minutes and a full one every FULL_SCAN_INTERVAL minutes
-  (0 turns either off).
+  (0 turns either off). While a chapter folder is settling (SCAN_SETTLE, scan.py), a shallow check
+  comes back when the first of them may have settled, at most SCAN_SETTLE seconds later, whatever
+  SCAN_INTERVAL says.
 - `request_scan(full, wait)`: one scan runs at a time; requests made meanwhile merge into the next.
 - `on_scan(callback)`: callback(index, report) after each scan, in the scanner thread, with the
   changed set in report["changed"] ({"added", "changed", "removed"}: manga names). A restore
@@ -29,6 +31,7 @@ log = logging.getLogger(__name__)
 
 KEPT_REPORTS = 10
 RETRY = 60
+SETTLE_MARGIN = 0.05  # seconds past a settling folder's due time: its mtime must be old enough by then
 SHOWN_NAMES = 100
 
 _callbacks = []
@@ -128,6 +131,11 @@ class Scanner:
         if settings.FULL_SCAN_INTERVAL:
             since = now_ms() - (self.last_full or 0)
             waits.append(((settings.FULL_SCAN_INTERVAL * 60_000 - since) / 1000, True))
+        settling = index.current().settling
+        if settling and settings.SCAN_SETTLE:
+            due = (min(due for _seen, _first, due in settling.values()) - time.time_ns()) / 1e9 + SETTLE_MARGIN
+            latest = self.last_end + settings.SCAN_SETTLE - time.monotonic()
+            waits.append((min(due, latest), False))
         if self.failed:
             floor = self.last_end + RETRY - time.monotonic()
             waits = [(max(wait, floor), full) for wait, full in waits]
@@ -173,7 +181,7 @@ class Scanner:
         cache = snapshot.load_cache(self.cache_path, self.root) if job["full"] else None
         scan = Scan(self.root, previous, kind, cache=cache, default_direction=settings.DEFAULT_DIRECTION,
                     concurrency=settings.SCAN_CONCURRENCY, should_stop=lambda: self.stopping,
-                    allow_empty=job["explicit"])
+                    allow_empty=job["explicit"], settle=settings.SCAN_SETTLE)
         try:
             new, report = scan.run()
         except Aborted:

@@ -105,7 +105,7 @@ def _fill_chapter_info(d, source, entry, job):
     dropped = [c for c in missing if c not in listed]
     queue.fill_chapter_info(d.queue, job, {c: dataclasses.asdict(listed[c]) for c in missing if c in listed}, dropped)
     for chapter_id in dropped:
-        log.warning("job %s: %s has no chapter %s; dropped from the job", job["id"], source.name, chapter_id)
+        d.warn(f"{source.name} has no chapter {chapter_id}; dropped from the job")
 
 
 def download_chapter(d, job, source, entry, chapter):

@@ -26,7 +26,7 @@ class Server:
         self.port = free_port()
         self.env = {
             **os.environ, "DATA": str(data), "SCRYPT_LOG_N": "10", "SECRET_KEY": "test-secret",
-            "SCAN_INTERVAL": "0", "LOG_LEVEL": "WARNING", **(env or {}),
+            "SCAN_INTERVAL": "0", "SCAN_SETTLE": "0", "LOG_LEVEL": "WARNING", **(env or {}),
         }
         if library is not None:
             self.env["LIBRARY"] = str(library)
