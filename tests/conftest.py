@@ -2,7 +2,7 @@
 import pytest
 from PIL import Image
 
-from tests.support.server import Server
+from bench.server import Server
 
 PASSWORD = "correct horse"
 

@@ -14,7 +14,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.conftest import PASSWORD
 from tests.support.pages import add_notes, wait_for_library
-from tests.support.server import Server, free_port
+from bench.server import Server, free_port
 
 MOON = "Moon%20Garden"
 NOTE = {"id": "matrix1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2", "text": "Moon Garden · Ch. 2", "read": False}

@@ -5,7 +5,7 @@ import threading
 import time
 
 from tests.library.conftest import make_page
-from tests.support.server import Server
+from bench.server import Server
 
 CHAPTERS, PAGES = 60, 40
 

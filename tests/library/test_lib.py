@@ -5,7 +5,7 @@ from urllib.parse import quote
 import pytest
 from PIL import Image
 
-from tests.support.server import Server
+from bench.server import Server
 
 PAGE = "Moon Garden/b01 Spring/c0001 Seeds/001.png"
 

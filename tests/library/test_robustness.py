@@ -8,7 +8,7 @@ import pytest
 
 from tests.library.conftest import make_page, scan
 from tests.library.images import bomb_png, jpeg_bytes, png_bytes
-from tests.support.server import Server
+from bench.server import Server
 
 BAD_NAME = os.fsdecode(b"c0009 bad \xff\xfe name")
 HOSTILE = ["<img src=x onerror=alert(1)>", '"><svg onload=alert(1)>', "Line\nBreak", "Evil ‮gnp.exe", "x" * 200]

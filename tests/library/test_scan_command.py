@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 from mangacircus import locks
-from tests.support.server import ROOT
+from bench.server import ROOT
 
 
 def run(data_dir, library=None, *args):

@@ -10,7 +10,7 @@ from PIL import Image
 
 from library.demo import make_demo
 from tests.conftest import PASSWORD, make_page
-from tests.support.server import Server
+from bench.server import Server
 
 _names = itertools.count(1)
 

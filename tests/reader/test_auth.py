@@ -2,7 +2,7 @@
 import orjson
 
 from tests.conftest import PASSWORD
-from tests.support.server import Server
+from bench.server import Server
 
 
 def test_it_makes_the_first_account_the_admin_and_then_closes_signup(guest, server):

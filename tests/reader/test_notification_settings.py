@@ -2,7 +2,7 @@
 import time
 
 from tests.library.webhook_target import Target
-from tests.support.server import Server
+from bench.server import Server
 
 
 def test_it_sends_a_test_notification_to_an_allowed_webhook(data_dir, library_dir, desktop):

@@ -9,7 +9,7 @@ import time
 
 import orjson
 
-from tests.support.server import ROOT, Server
+from bench.server import ROOT, Server
 
 
 def _serve(data, *extra, timeout=10):

@@ -8,7 +8,7 @@ from scraper.http import Limits
 from tests.scraper import fake_source
 from tests.scraper.fakesite import FakeSite
 from tests.scraper.support import ScraperProcess
-from tests.support.server import Server, free_port
+from bench.server import Server, free_port
 
 TOKEN = "test-token-0123456789"
 FAST = Limits(connect_timeout=2, read_timeout=2, deadline=3, max_bytes=1 << 20, retries=4, retry_base=0.02)

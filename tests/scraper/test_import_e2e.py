@@ -10,7 +10,7 @@ from PIL import Image
 from tests.conftest import PASSWORD
 from tests.scraper.conftest import TOKEN
 from tests.scraper.support import ScraperProcess
-from tests.support.server import Server
+from bench.server import Server
 
 
 def _cbz(path, shade):

@@ -9,7 +9,7 @@ from scraper import queue
 from scraper.api import ApiServer
 from scraper.revision_poll import RevisionPoll
 from tests.scraper.conftest import TOKEN
-from tests.support.server import free_port
+from bench.server import free_port
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import PASSWORD
 from tests.support.pages import wait_for_library
-from tests.support.server import ROOT, Server
+from bench.server import ROOT, Server
 
 
 @pytest.fixture

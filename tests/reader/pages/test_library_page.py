@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import PASSWORD, make_page
 from tests.support.pages import add_notes, wait_for_library
-from tests.support.server import Server
+from bench.server import Server
 
 
 def _html(client, path):

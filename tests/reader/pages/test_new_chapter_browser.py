@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import PASSWORD, make_page
 from tests.support.pages import sign_in, wait_for_library
-from tests.support.server import Server
+from bench.server import Server
 
 
 @pytest.fixture(params=["desktop", "phone"])

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import PASSWORD
-from tests.support.server import Server
+from bench.server import Server
 
 
 @pytest.fixture(scope="module")
