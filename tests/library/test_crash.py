@@ -4,8 +4,12 @@ import os
 import threading
 import time
 
-from tests.library.conftest import make_page
+import pytest
+
 from bench.server import Server
+from tests.library.conftest import make_page
+
+pytestmark = pytest.mark.process
 
 CHAPTERS, PAGES = 60, 40
 

@@ -4,8 +4,12 @@ import os
 import subprocess
 import sys
 
-from mangacircus import locks
+import pytest
+
 from bench.server import ROOT
+from mangacircus import locks
+
+pytestmark = pytest.mark.process
 
 
 def run(data_dir, library=None, *args):

@@ -1,8 +1,8 @@
 """Settings → Notifications: saving the webhook and the test button delivering to it."""
 import time
 
-from tests.library.webhook_target import Target
 from bench.server import Server
+from tests.library.webhook_target import Target
 
 
 def test_it_sends_a_test_notification_to_an_allowed_webhook(data_dir, library_dir, desktop):
