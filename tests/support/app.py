@@ -46,7 +46,7 @@ def settings_from(env):
 
 
 class AppServer:
-    running = None
+    running = None  # the AppServer started in this process, if any
 
     def __init__(self, data, library=None, env=None):
         self.data = Path(data)
