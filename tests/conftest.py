@@ -10,7 +10,9 @@ Two tiers (markers registered in pyproject.toml):
 subprocess fails the test.
 """
 import io
+import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -28,10 +30,8 @@ def make_page(path, size=(60, 90), color=(200, 200, 200), fmt=None):
     return path
 
 
-@pytest.fixture
-def library_dir(tmp_path):
+def tiny_tree(root):
     """A tiny manga tree: a paged manga with a book, a second version and a webtoon."""
-    root = tmp_path / "library"
     moon = root / "Moon Garden"
     (moon).mkdir(parents=True)
     (moon / "manga.json").write_text('{"title": "Moon Garden", "direction": "rtl", "authors": ["A. Writer"]}')
@@ -47,6 +47,17 @@ def library_dir(tmp_path):
     for n in (1, 2, 3):
         make_page(scroll / "c0001 Start [Official]" / f"{n:03d}.png", size=(80, 400))
     return root
+
+
+@pytest.fixture(scope="session")
+def library_template(tmp_path_factory):
+    return tiny_tree(tmp_path_factory.mktemp("template") / "library")
+
+
+@pytest.fixture
+def library_dir(tmp_path, library_template):
+    """tiny_tree() for this test: a copy, times included, of one made once per run."""
+    return Path(shutil.copytree(library_template, tmp_path / "library", symlinks=True))
 
 
 @pytest.fixture(scope="session")

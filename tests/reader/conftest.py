@@ -55,16 +55,26 @@ def tiny_library_dir(tmp_path_factory):
     return tiny_library(tmp_path_factory.mktemp("tiny") / "library")
 
 
-_thumbs = {}  # library → the thumbs/ of an earlier server on it, copied into the next one's DATA
+_thumbs = {}  # library → the thumbs/ of an earlier server on it
+
+
+def seed_thumbs(data, library):
+    """Give a new server on `library` the cover thumbnails an earlier one made, as a restart
+    would find them, instead of making them again."""
+    if library in _thumbs:
+        shutil.copytree(_thumbs[library], data / "thumbs")
+
+
+def stop_server(srv):
+    srv.stop()
+    _thumbs.setdefault(srv.library, srv.data / "thumbs")
 
 
 def start_server(tmp_path_factory, library, wait_for, kind=Server):
     """A server (real, or an AppServer) on `library`, with an admin; waits until the scan has
-    found `wait_for` ((manga, chapter id)). A server on a library that an earlier one served
-    finds the cover thumbnails made already, as after a restart, instead of making them again."""
+    found `wait_for` ((manga, chapter id))."""
     data = tmp_path_factory.mktemp("data")
-    if library in _thumbs:
-        shutil.copytree(_thumbs[library], data / "thumbs")
+    seed_thumbs(data, library)
     srv = kind(data, library).start()
     admin = srv.client().signup("admin", PASSWORD)
     manga, cid = wait_for
@@ -83,19 +93,14 @@ def start_server(tmp_path_factory, library, wait_for, kind=Server):
 def demo_server(tmp_path_factory, demo_library):
     srv = start_server(tmp_path_factory, demo_library, ("Long Scroll", "0/3"))
     yield srv
-    srv.stop()
+    stop_server(srv)
 
 
 @pytest.fixture(scope="module")
 def tiny_server(tmp_path_factory, tiny_library_dir):
     srv = start_server(tmp_path_factory, tiny_library_dir, ("Tiny", "0/3"))
     yield srv
-    srv.stop()
-
-
-def stop_server(srv):
-    srv.stop()
-    _thumbs.setdefault(srv.library, srv.data / "thumbs")
+    stop_server(srv)
 
 
 @pytest.fixture

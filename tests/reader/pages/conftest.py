@@ -3,6 +3,7 @@ import pytest
 
 from bench.server import Server
 from tests.conftest import PASSWORD
+from tests.reader.conftest import seed_thumbs, stop_server
 from tests.support.pages import wait_for_library
 
 
@@ -25,8 +26,10 @@ def other_user(server, admin):
 def demo_site(tmp_path_factory, demo_library):
     """A real server on the demo library (tests/reader/conftest.py), shared by a module's browser
     tests (give each test its own user)."""
-    server = Server(tmp_path_factory.mktemp("demo-data"), demo_library).start()
+    data = tmp_path_factory.mktemp("demo-data")
+    seed_thumbs(data, demo_library)
+    server = Server(data, demo_library).start()
     admin = server.client().signup("admin", PASSWORD)
     wait_for_library(admin, 6)
     yield server
-    server.stop()
+    stop_server(server)
