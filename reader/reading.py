@@ -32,10 +32,11 @@ MAX_RANGES = 1000
 
 _leases = {}    # user → {"device", "session", "until"}
 _sessions = {}  # (user, session) → {"seq", "at", "chapters": set of (manga, cid)}
+clock = time.monotonic  # seconds; a test replaces it to move time without sleeping
 
 
 def _now():
-    return int(time.monotonic() * 1000)
+    return int(clock() * 1000)
 
 
 # ---- checking a pulse ---------------------------------------------------------------------------
