@@ -27,7 +27,7 @@ def test_it_builds_the_payload_of_a_chapter(srv):
     status, _, data = chapter(new_user(srv))
     assert status == 200, data
     assert data["manga"] == {"name": MOON, "title": MOON}
-    assert data["chapter"] == {"id": "1/1", "book": "1", "key": "1", "title": "Seeds"}
+    assert data["chapter"] == {"id": "1/1", "book": "1", "key": "1", "title": "Seeds", "label": "Ch. 1"}
     assert data["version"] == "c0001 Seeds" and data["direction"] == "rtl"
     assert len(data["pages"]) == 11
     assert data["pages"][0] == {"u": "lib/Moon%20Garden/b01%20Spring/c0001%20Seeds/001%20%5Bcover%5D.jpg",
