@@ -8,7 +8,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from mangacircus.errors import Invalid
 from mangacircus.pages import page, render_section
 
-from . import rules, users as accounts
+from . import rules
+from . import users as accounts
 
 
 def _back():

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import orjson
 
-from tests.support.server import Server
+from bench.server import Server
 
 
 def burst(client, seconds, acks, offset):

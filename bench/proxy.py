@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from tests.support.server import free_port
+from bench.server import free_port
 
 from . import loadgen
 from .report import Row, skipped, target

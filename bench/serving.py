@@ -9,7 +9,7 @@ import os
 import time
 from urllib.parse import quote
 
-from tests.support.server import Client, Server
+from bench.server import Client, Server
 
 from . import loadgen
 from .report import Row, target

@@ -8,13 +8,17 @@
    unrecognised folder with pages gets the next free key after the preceding chapter, with a
    warning; one without pages is skipped, with a warning, and watched for later changes.
 4. Versions with the same key are one chapter; books and chapters are sorted by key.
+
+A chapter folder that is read while it is still being written (SCAN_SETTLE, scan.py) is left out
+with a "settling" warning and watched so the next check reads it again; an indexed version of it
+stays meanwhile.
 """
 import os
 from typing import NamedTuple
 
 from . import meta as metadata
 from .folders import join
-from .model import Book, Chapter, Manga, Version, stamp_ms, stamp_of
+from .model import UNSETTLED, Book, Chapter, Manga, Version, stamp_ms, stamp_mtime_ns, stamp_of
 from .names import (
     ChapterName,
     is_page,
@@ -54,6 +58,7 @@ class MangaBuilder:
         self.slots = {}  # book key → [Slot]
         self.book_info = {}  # book key → BookInfo
         self.meta = None
+        self.settling = 0  # chapter folders left out until they settle
 
     def warn(self, kind, path, message):
         self.warnings.append((kind, path, message))
@@ -88,7 +93,8 @@ class MangaBuilder:
         books = self._books()
         versions = [v for b in books for c in b.chapters for v in c.versions]
         if not books:
-            self.warn("skipped-folder", name, "no chapters found in this manga folder")
+            if not self.settling:
+                self.warn("skipped-folder", name, "no chapters found in this manga folder")
             self.watch.append((name, stamp))
         title = metadata.text(self.meta, "title") or name
         sizes = (size for v in versions for size in v.sizes())
@@ -162,7 +168,8 @@ class MangaBuilder:
                                   title=info.title, folder=info.folder, stamp=info.stamp))
             elif info.folder:
                 rel = join(self.name, info.folder)
-                self.warn("skipped-folder", rel, "this book folder holds no chapters")
+                if not self.settling:
+                    self.warn("skipped-folder", rel, "this book folder holds no chapters")
                 self.watch.append((rel, info.stamp))
         return books
 
@@ -203,6 +210,10 @@ class MangaBuilder:
                 self.warn("skipped-folder", rel, f"{slot.note} and holds no pages")
             self.watch.append((rel, stamp))
             return None
+        if s.settle_ns:
+            pages = self._settled(slot, rel, stamp, pages)
+            if pages is None:
+                return old
         sizes = self._sizes(rel, pages, old, stamp)
         parsed = slot.parsed or (loose_chapter(slot.name) if slot.pages is None else ChapterName(None, None, None))
         return Version(
@@ -212,6 +223,32 @@ class MangaBuilder:
             meta=chapter_meta, priority=metadata.priority(chapter_meta),
             direction=metadata.resolve_direction(chapter_meta, self.meta, sizes, s.default_direction),
         )
+
+    def _settled(self, slot, rel, stamp, pages):
+        """The pages (with their stats, for _sizes) when the folder has settled; else None, with a
+        warning and a watch that makes the next check read it again."""
+        s = self.scan
+        # Pages lying in a manga or book folder: that folder's mtime moves with its other entries.
+        newest = stamp_mtime_ns(stamp) if slot.pages is None else 0
+        changed = False
+        stated = []
+        for e in pages:
+            st = e.st or s.stat(e.path)
+            if st is None:  # gone since the listing
+                changed = True
+                continue
+            newest = max(newest, st.st_mtime_ns)
+            stated.append(e._replace(st=st))
+        after = s.stamp(slot.path)
+        seen = (after, tuple((e.name, e.st.st_size, e.st.st_mtime_ns) for e in stated))
+        why = s.settled(rel, seen, newest, changed or after != stamp)
+        if why is None:
+            return stated
+        self.settling += 1
+        self.warn("settling", rel, f"still being written ({why}): indexed once nothing in it has changed "
+                                   f"for {s.settle:g} s")
+        self.watch.append((rel, UNSETTLED))
+        return None
 
     def _sizes(self, rel, pages, old, stamp):
         """Sizes of the pages: from the scan cache (full: same size and mtime) or the old version

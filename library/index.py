@@ -10,16 +10,20 @@ class Index:
     """`manga`: name → Manga for every manga with at least one chapter.
 
     The rest is the scan's memory: `root_stamp` of LIBRARY, `hidden` (manga folders without any
-    chapter, kept so their stamps are watched), `warnings` about LIBRARY's top level.
+    chapter, kept so their stamps are watched), `warnings` about LIBRARY's top level, and
+    `settling`: chapter folders left out because they are still being written (SCAN_SETTLE),
+    relative path → (what the scan saw, when it first saw that, when it may settle), the last two
+    in wall-clock ns. It is not kept in the snapshot: after a restart they are looked at afresh.
     """
 
-    __slots__ = ("manga", "hidden", "root_stamp", "warnings", "_sorted")
+    __slots__ = ("manga", "hidden", "root_stamp", "warnings", "settling", "_sorted")
 
-    def __init__(self, manga=None, *, hidden=None, root_stamp=None, warnings=()):
+    def __init__(self, manga=None, *, hidden=None, root_stamp=None, warnings=(), settling=None):
         self.manga = manga or {}
         self.hidden = hidden or {}
         self.root_stamp = root_stamp
         self.warnings = tuple(warnings)
+        self.settling = settling or {}
         self._sorted = None
 
     def get(self, name):

@@ -37,6 +37,13 @@ def stamp_ms(stamp):
     return (stamp & _MTIME_MASK) // 1_000_000
 
 
+def stamp_mtime_ns(stamp):
+    return stamp & _MTIME_MASK
+
+
+UNSETTLED = -1  # the stamp watched for a folder still being written: no folder has it (scan.py)
+
+
 def pack_sizes(sizes):
     """[(w, h) or (None, None), …] → array of w0, h0, w1, h1 … (2 bytes each when they fit)."""
     flat = [v or 0 for pair in sizes for v in pair]

@@ -10,6 +10,16 @@
    the same size and mtime.
 4. The new Index is compared with the previous one: manga added, changed (same_content) or removed.
 
+Settling (SCAN_SETTLE, `settle` seconds; 0 turns it off): a chapter folder that is read (new or
+changed) and is still being written is left out for now, with a "settling" warning, so a chapter
+copied in by hand is never indexed (or announced) half-copied. It is still being written when its
+newest mtime (its own or a page's) is less than `settle` seconds old, or when it changed between
+two looks: within this read (its stamp before the listing and after the pages' stats), or since
+the last scan saw it. An mtime in the future settles once the folder stayed the same for `settle`
+seconds as seen by this clock. A chapter already in the index keeps its indexed version meanwhile.
+Deferred folders are remembered in `Index.settling` and watched with a stamp no folder has, so the
+next shallow check reads them again; the service schedules that check (service.py).
+
 The tree is read at most three folders deep (manga / book / chapter), so link loops cannot make a
 scan run forever, and no symlink leading out of LIBRARY is followed (folders.py).
 """
@@ -35,6 +45,7 @@ def make_report(kind, start, seconds, shown, changed, *, error=None, work=None, 
         "changed": changed,
         "warnings": [{"kind": k, "path": p, "message": m} for k, p, m in warnings[:MAX_REPORTED_WARNINGS]],
         "warningCount": len(warnings), "work": dict(work or {"stats": 0, "listings": 0, "headers": 0}),
+        "settling": len(shown.settling),
     }
 
 
@@ -50,7 +61,7 @@ class Scan:
     """One scan. `kind` is "full" or "shallow"; `cache` is the loaded scan cache (full scans)."""
 
     def __init__(self, root, previous, kind="shallow", *, cache=None, default_direction="rtl",
-                 concurrency=1, should_stop=None, allow_empty=False):
+                 concurrency=1, should_stop=None, allow_empty=False, settle=0, clock=time.time):
         self.root = os.fspath(root)
         self.root_real = os.path.realpath(self.root)
         self.previous = previous or Index()
@@ -67,6 +78,10 @@ class Scan:
         self.transient = []  # warnings about this scan only (a manga folder unreadable right now)
         self.first = not self.previous.manga and not self.previous.hidden
         self._pool = None
+        self.settle = settle
+        self.settle_ns = int(settle * 1e9)
+        self.clock = clock
+        self.settling = {}  # the new Index.settling
 
     # Helpers used by build.py
 
@@ -80,6 +95,33 @@ class Scan:
     def listing(self, path, rel, warn):
         self.work["listings"] += 1
         return list_folder(path, rel, self.root_real, warn)
+
+    def stat(self, path):
+        self.work["stats"] += 1
+        try:
+            return os.stat(path)
+        except OSError:
+            return None
+
+    def settled(self, rel, seen, newest, changed):
+        """Whether a chapter folder may be indexed now (see Settling above); when not, it is
+        remembered in self.settling. `seen`: what was read of it (compared with the last look),
+        `newest`: its newest mtime in ns, `changed`: it changed while it was read.
+        -> None when settled, else why not (for the warning)."""
+        now = int(self.clock() * 1e9)
+        last = self.previous.settling.get(rel)
+        same = not changed and last is not None and last[0] == seen
+        first = last[1] if same else now
+        if not changed:
+            if newest <= now - self.settle_ns or (same and now - first >= self.settle_ns):
+                return None
+        due = (first if changed or newest > now else newest) + self.settle_ns
+        self.settling[rel] = (seen, first, due)
+        if changed:
+            return "it changed while it was read"
+        if newest > now:
+            return "its newest file is dated in the future"
+        return f"it changed {(now - newest) / 1e9:.1f} s ago"
 
     def read_sizes(self, paths):
         self.work["headers"] += len(paths)
@@ -142,7 +184,7 @@ class Scan:
             m = self._manga(name, old)
             if m is not None:
                 (manga if m.books else hidden)[name] = m
-        index = Index(manga, hidden=hidden, root_stamp=root_stamp, warnings=root_warnings)
+        index = Index(manga, hidden=hidden, root_stamp=root_stamp, warnings=root_warnings, settling=self.settling)
         return index, self._changes(manga)
 
     def _manga(self, name, old):
@@ -187,7 +229,7 @@ def differs(old, new):
     """True when `new` must replace `old` (content, stamps or warnings changed)."""
     if new is None:
         return False
-    if new.root_stamp != old.root_stamp or new.warnings != old.warnings:
+    if new.root_stamp != old.root_stamp or new.warnings != old.warnings or new.settling != old.settling:
         return True
     for mine, theirs in ((new.manga, old.manga), (new.hidden, old.hidden)):
         if mine.keys() != theirs.keys() or any(m is not theirs[n] for n, m in mine.items()):

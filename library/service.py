@@ -4,12 +4,16 @@
   the thread runs the hooks for the restored index, then a shallow check, or a full scan when
   there was no usable snapshot or the last full scan is FULL_SCAN_INTERVAL old. After that a
   shallow check every SCAN_INTERVAL minutes and a full one every FULL_SCAN_INTERVAL minutes
-  (0 turns either off).
+  (0 turns either off). While a chapter folder is settling (SCAN_SETTLE, scan.py), a shallow check
+  comes back when the first of them may have settled, at most SCAN_SETTLE seconds later, whatever
+  SCAN_INTERVAL says.
 - `request_scan(full, wait)`: one scan runs at a time; requests made meanwhile merge into the next.
 - `on_scan(callback)`: callback(index, report) after each scan, in the scanner thread, with the
   changed set in report["changed"] ({"added", "changed", "removed"}: manga names). A restore
   reports every manga as changed, so hooks catch up with what happened while the reader was off.
 - `admin_summary()`: {"scans": the last reports, newest first, "scanning": bool}.
+- `start(clock)`: the schedule is measured on `clock` (seconds, time.monotonic by default); a test
+  passes its own, moves it, and calls `wake()` so the scanner looks at it again.
 
 Requests never wait for any of it: they read `index.current()`.
 """
@@ -29,6 +33,7 @@ log = logging.getLogger(__name__)
 
 KEPT_REPORTS = 10
 RETRY = 60
+SETTLE_MARGIN = 0.05  # seconds past a settling folder's due time: its mtime must be old enough by then
 SHOWN_NAMES = 100
 
 _callbacks = []
@@ -50,8 +55,9 @@ def _trimmed(report):
 
 
 class Scanner:
-    def __init__(self, root, data):
+    def __init__(self, root, data, clock=time.monotonic):
         self.root = root
+        self.clock = clock
         self.snapshot_path = data / "library-index.json"
         self.cache_path = data / "scan-cache.json"
         self.cond = threading.Condition()
@@ -60,7 +66,7 @@ class Scanner:
         self.running = self.stopping = False
         self.reports = deque(maxlen=KEPT_REPORTS)
         self.last_full = None
-        self.last_end = time.monotonic()
+        self.last_end = clock()
         self.failed = False  # the last scan failed: scheduled scans wait at least RETRY seconds
         self.restored = None
         self.last_report = None
@@ -110,6 +116,10 @@ class Scanner:
                 self.cond.wait(left)
             return self.last_report if self.done >= mine else None
 
+    def wake(self):
+        with self.cond:
+            self.cond.notify_all()
+
     def summary(self):
         with self.cond:
             return {"scans": list(reversed(self.reports)), "scanning": self.running}
@@ -124,12 +134,17 @@ class Scanner:
         """Seconds until the next scheduled scan (None: none scheduled), and whether it is full."""
         waits = []
         if settings.SCAN_INTERVAL:
-            waits.append((self.last_end + settings.SCAN_INTERVAL * 60 - time.monotonic(), False))
+            waits.append((self.last_end + settings.SCAN_INTERVAL * 60 - self.clock(), False))
         if settings.FULL_SCAN_INTERVAL:
             since = now_ms() - (self.last_full or 0)
             waits.append(((settings.FULL_SCAN_INTERVAL * 60_000 - since) / 1000, True))
+        settling = index.current().settling
+        if settling and settings.SCAN_SETTLE:
+            due = (min(due for _seen, _first, due in settling.values()) - time.time_ns()) / 1e9 + SETTLE_MARGIN
+            latest = self.last_end + settings.SCAN_SETTLE - time.monotonic()
+            waits.append((min(due, latest), False))
         if self.failed:
-            floor = self.last_end + RETRY - time.monotonic()
+            floor = self.last_end + RETRY - self.clock()
             waits = [(max(wait, floor), full) for wait, full in waits]
         return min(waits) if waits else (None, False)
 
@@ -159,7 +174,7 @@ class Scanner:
                                      error=f"the scan failed: {e!r}; the log has the details")
             with self.cond:
                 self.running = False
-                self.last_end = time.monotonic()
+                self.last_end = self.clock()
                 self.failed = report is None or bool(report["error"])
                 self.last_report = report and _trimmed(report)
                 if report is not None:
@@ -173,7 +188,7 @@ class Scanner:
         cache = snapshot.load_cache(self.cache_path, self.root) if job["full"] else None
         scan = Scan(self.root, previous, kind, cache=cache, default_direction=settings.DEFAULT_DIRECTION,
                     concurrency=settings.SCAN_CONCURRENCY, should_stop=lambda: self.stopping,
-                    allow_empty=job["explicit"])
+                    allow_empty=job["explicit"], settle=settings.SCAN_SETTLE)
         try:
             new, report = scan.run()
         except Aborted:
@@ -204,7 +219,7 @@ class Scanner:
                 log.exception("library: the scan hook %r failed", callback)
 
 
-def start():
+def start(clock=time.monotonic):
     """Called from LibraryConfig.start_runtime: restore, then scan in the background."""
     global _scanner
     if _scanner is not None:
@@ -213,7 +228,7 @@ def start():
         log.warning("LIBRARY is not set: the library stays empty")
         return
     settings.DATA.mkdir(parents=True, exist_ok=True)
-    _scanner = Scanner(settings.LIBRARY, settings.DATA)
+    _scanner = Scanner(settings.LIBRARY, settings.DATA, clock)
     _scanner.start()
 
 
@@ -232,6 +247,12 @@ def request_scan(full=False, wait=False, explicit=False, timeout=None):
     if _scanner is None:
         return None
     return _scanner.request(full=full, wait=wait, explicit=explicit, timeout=timeout)
+
+
+def wake():
+    """Have the scanner look at its clock again now (after a test moved the clock it was given)."""
+    if _scanner is not None:
+        _scanner.wake()
 
 
 def admin_summary():

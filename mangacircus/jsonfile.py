@@ -10,6 +10,9 @@ write `<name>.tmp` (mode 0600), fsync it, rename it over the target, fsync the d
 A failed write is never retried on the same descriptor: the next attempt serialises a fresh
 tmp from memory. While writes fail, `failing` is set and write requests get 503.
 
+`clock` (seconds, time.monotonic by default) is what the flush deadlines are measured on; a test
+passes its own to move time without sleeping.
+
 A missing file starts from the default; an unreadable or corrupt one, or one larger than
 MAX_BYTES, raises StateFileError, and the file is left byte-for-byte untouched.
 """
@@ -36,8 +39,9 @@ class StateFileError(Exception):
 
 
 class JsonFile:
-    def __init__(self, path, *, default=dict, validate=None, delay=0.5, max_wait=0.5):
+    def __init__(self, path, *, default=dict, validate=None, delay=0.5, max_wait=0.5, clock=time.monotonic):
         self.path = Path(path)
+        self.clock = clock
         self.delay = delay
         self.max_wait = max_wait
         self.lock = threading.RLock()
@@ -84,7 +88,7 @@ class JsonFile:
     def touch(self):
         """Record a change made under `lock`; the document is flushed within `max_wait`."""
         with self.lock:
-            now = time.monotonic()
+            now = self.clock()
             if self._first_change is None:
                 self._first_change = now
             self._last_change = now
@@ -136,8 +140,12 @@ class JsonFile:
             self.flushes += 1
         return True
 
-    def _deadline(self):
-        return min(self._last_change + self.delay, self._first_change + self.max_wait)
+    def due(self):
+        """Seconds until the writer flushes the pending changes (0 or less: now); None when clean."""
+        with self.lock:
+            if self._first_change is None:
+                return None
+            return min(self._last_change + self.delay, self._first_change + self.max_wait) - self.clock()
 
     def _run(self):
         while True:
@@ -146,7 +154,7 @@ class JsonFile:
                     self._wake.wait()
                 if self._closed:
                     return
-                wait = self._deadline() - time.monotonic()
+                wait = self.due()
                 if wait > 0:
                     self._wake.wait(wait)
                     continue

@@ -3,7 +3,9 @@ sources against requests to this machine or the local network.
 
 `checked_address()` resolves a host once and refuses it when any of its addresses is not a public
 one (loopback, private, link-local, ULA, CGNAT, metadata, multicast, reserved), unless the caller's
-`allowed(host, ip)` admits it. The pinned connections then connect to that very address, so a
+`allowed(host, ip)` admits it. An IPv6 address that carries an IPv4 one (IPv4-mapped or -translated,
+NAT64, 6to4) is judged by that IPv4 address (`public()`); IPv4-compatible (::/96) and Teredo
+addresses are never public. The pinned connections then connect to that very address, so a
 second DNS answer cannot swap it (DNS rebinding), while TLS still checks the host name.
 `request()` follows redirects with every hop checked the same way; its callers (reader/webhooks.py,
 scraper/http.py) keep their own limits and turn its exceptions into their own errors.
@@ -64,6 +66,41 @@ class TooManyRedirects(OutboundError):
         self.url = url
 
 
+IPV4_COMPATIBLE = ipaddress.ip_network("::/96")  # deprecated (RFC 4291); its ::1 and :: are loopback and unspecified
+TEREDO = ipaddress.ip_network("2001::/32")  # the client's IPv4 is obfuscated and is its NAT's outside address
+# Networks whose last 32 bits are an IPv4 address, reached through a translator or the kernel.
+EMBEDDING_LAST_32 = [ipaddress.ip_network(n) for n in (
+    "::ffff:0:0/96",  # IPv4-mapped (RFC 4291)
+    "::ffff:0:0:0/96",  # IPv4-translated (RFC 2765)
+    "64:ff9b::/96",  # NAT64, well-known prefix (RFC 6052)
+    "64:ff9b:1::/48",  # NAT64, local-use prefix (RFC 8215), read in its usual /96 layout
+)]
+SIXTOFOUR = ipaddress.ip_network("2002::/16")  # the IPv4 address is bits 16-47 (RFC 3056)
+
+
+def embedded_ipv4(ip):
+    """The IPv4 address an IPv6 address carries (mapped, translated, NAT64, 6to4), else None."""
+    if ip.version != 6:
+        return None
+    if any(ip in net for net in EMBEDDING_LAST_32):
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    if ip in SIXTOFOUR:
+        return ipaddress.IPv4Address((int(ip) >> 80) & 0xFFFFFFFF)
+    return None
+
+
+def public(ip):
+    """Whether an address is a public unicast one: for IPv6 that carries an IPv4 address, whether
+    that IPv4 address is (so the answer does not depend on this Python's tables for 2002::/16 and
+    the NAT64 prefixes); IPv4-compatible and Teredo addresses never are."""
+    if ip.version == 6 and (ip in IPV4_COMPATIBLE or ip in TEREDO):
+        return False
+    inner = embedded_ipv4(ip)
+    if inner is not None:
+        return public(inner)
+    return ip.is_global and not ip.is_multicast
+
+
 def checked_address(host, port, allowed=lambda host, ip: False):
     """The (family, address) to connect to for host:port; raises Unresolvable or NotPublic."""
     try:
@@ -75,7 +112,7 @@ def checked_address(host, port, allowed=lambda host, ip: False):
     for info in infos:
         ip = ipaddress.ip_address(info[4][0].split("%")[0])
         ip = getattr(ip, "ipv4_mapped", None) or ip
-        if (not ip.is_global or ip.is_multicast) and not allowed(host, ip):
+        if not public(ip) and not allowed(host, ip):
             raise NotPublic(host, ip)
     return infos[0][0], infos[0][4][0]
 

@@ -114,6 +114,9 @@ BACKUP = Path(_backup).resolve() if _backup else None
 SIGNUP = _choice("SIGNUP", "closed", ("closed", "open"))
 SCAN_INTERVAL = _int("SCAN_INTERVAL", 5, 0, 10_000)  # minutes; 0 turns the periodic check off
 FULL_SCAN_INTERVAL = _int("FULL_SCAN_INTERVAL", 1440, 0, 1_000_000)
+# Seconds a chapter folder must stay unchanged before a scan indexes it (a copy still running is
+# left out until then, library/scan.py); 0 indexes folders as soon as they are seen.
+SCAN_SETTLE = _float("SCAN_SETTLE", 5, 0, 3600)
 # Header reads at once during a scan. Measured (bench/imagesize_bench.py, 2 CPUs): warm reads take
 # ~20 µs a page alone and 2-5x longer in a pool (the GIL); a cold disk gains only ~25 % from 4-8.
 SCAN_CONCURRENCY = _int("SCAN_CONCURRENCY", 1, 1, 64)

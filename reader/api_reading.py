@@ -2,11 +2,10 @@
 POST /api/reading/delete. Users only ever reach their own history."""
 from django.http import JsonResponse
 
+from accounts import rules
 from mangacircus.clientip import client_ip
 from mangacircus.errors import Forbidden, Invalid
 from mangacircus.http import api, field, text_field
-
-from accounts import rules
 
 from . import lookup, prefs, reading
 

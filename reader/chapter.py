@@ -7,7 +7,6 @@ All URLs in it are relative to the app root.
 """
 from urllib.parse import quote
 
-from library import index as library_index
 from mangacircus.errors import Invalid
 from mangacircus.http import field, text_field
 

@@ -4,7 +4,6 @@ from copy import deepcopy
 from urllib.parse import urlsplit
 
 from accounts import users
-
 from mangacircus.errors import Invalid
 
 DEFAULT_SETTINGS = {

@@ -8,7 +8,8 @@ from mangacircus.errors import Invalid
 from mangacircus.http import api
 from mangacircus.pages import page
 
-from . import chapter as chapters, notes
+from . import chapter as chapters
+from . import notes
 
 
 @require_GET

@@ -132,13 +132,13 @@ class _Handler(BaseHTTPRequestHandler):
 
 # Views: (daemon, body, query, **path groups) -> dict or (status, dict)
 
-def _text(data, name, required=True, max_length=1000):
+def _text(data, name, required=True, max_length=1000, strip=True):
     value = data.get(name)
     if value is None and not required:
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > max_length:
         raise Invalid(f"{name} must be a non-empty string of at most {max_length} characters")
-    return value.strip()
+    return value.strip() if strip else value
 
 
 def _job_view(job):
@@ -169,7 +169,8 @@ def add_job(d, body, query):
         job, created = queue.add_job(d.queue, "discover", "all")
         return (201 if created else 200), {"job": _job_view(job), "created": created}
     source = sources.get(body.get("source"))
-    series = source.check_id(d.transport(source), _text(body, "series"))
+    # Not stripped here: each source's check_id does (a folder's path may end in a space).
+    series = source.check_id(d.transport(source), _text(body, "series", strip=False))
     chapters = None
     if kind == "chapters":
         chapters = body.get("chapters")
@@ -240,8 +241,10 @@ def post_settings(d, body, query):
 
 
 def history(d, body, query):
-    failed = [_job_view(j) for j in queue.list_jobs(d.queue) if j["state"] == "failed" or j["error"]]
-    return {"published": queue.recent_publications(d.queue, 200), "failed": failed}
+    jobs = queue.list_jobs(d.queue)
+    failed = [_job_view(j) for j in jobs if j["state"] == "failed" or j["error"]]
+    warnings = [_job_view(j) for j in jobs if j.get("warnings")]
+    return {"published": queue.recent_publications(d.queue, 200), "failed": failed, "warnings": warnings}
 
 
 ROUTES = [

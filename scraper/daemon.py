@@ -44,7 +44,7 @@ class Daemon:
         self.interrupt = threading.Event()
         self.shutdown = False
         self.http = HttpClient(limits or Limits(), self.progress, self.interrupt, self.pace_for)
-        self.local = LocalReader(import_roots, self.http.limits.max_bytes, self.progress)
+        self.local = LocalReader(import_roots, self.http.limits.max_bytes, self.progress, self.warn)
         self.status_file = StatusFile(self.dir / "status.json")
         self.current = None
         self.job_progress = {}
@@ -130,7 +130,8 @@ class Daemon:
 
     def _interrupted(self, job):
         self._finish(job, "queued")
-        log.info("job %s back in the queue at its checkpoint (%s)", job["id"], "stopping" if self.shutdown else "paused")
+        why = "stopping" if self.shutdown else "paused"
+        log.info("job %s back in the queue at its checkpoint (%s)", job["id"], why)
 
     def _stalled(self, job, message):
         if queue.count_stall(self.queue, job) < 2:
@@ -163,6 +164,15 @@ class Daemon:
     def _on_stall(self):
         log.warning("no progress for %g s: aborting the request in flight", self.stall_seconds)
         self.http.abort()
+
+    def warn(self, message):
+        """Something the running job skipped without failing: logged and kept on the job (its history)."""
+        job = self.current
+        if job is None or threading.get_ident() != self.http.worker:
+            log.warning("%s", message)
+            return
+        log.warning("job %s: %s", job["id"], message)
+        queue.add_warning(self.queue, job, message)
 
     def set_progress(self, **values):
         self.job_progress.update(values)

@@ -105,7 +105,7 @@ def _fill_chapter_info(d, source, entry, job):
     dropped = [c for c in missing if c not in listed]
     queue.fill_chapter_info(d.queue, job, {c: dataclasses.asdict(listed[c]) for c in missing if c in listed}, dropped)
     for chapter_id in dropped:
-        log.warning("job %s: %s has no chapter %s; dropped from the job", job["id"], source.name, chapter_id)
+        d.warn(f"{source.name} has no chapter {chapter_id}; dropped from the job")
 
 
 def download_chapter(d, job, source, entry, chapter):
@@ -169,9 +169,10 @@ def _chapter_json(source, chapter):
 
 def _manga_json(source, entry):
     info = entry.get("info") or {}
+    url = str(info.get("url", ""))
     meta = {"title": info.get("title"), "authors": list(info.get("authors") or []) or None,
             "artists": list(info.get("artists") or []) or None, "description": info.get("description"),
             "status": info.get("status"), "direction": info.get("direction"), "language": entry.get("lang") or None,
-            "links": {source.name: info["url"]} if str(info.get("url", "")).startswith(("http://", "https://")) else None,
+            "links": {source.name: url} if url.startswith(("http://", "https://")) else None,
             "sources": {source.key: entry["id"]}}
     return {k: v for k, v in meta.items() if v is not None}

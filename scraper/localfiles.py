@@ -25,10 +25,11 @@ _IGNORED = {"__macosx", "@eadir", "thumbs.db", "desktop.ini"}
 
 
 class LocalReader:
-    def __init__(self, roots, max_bytes, progress):
+    def __init__(self, roots, max_bytes, progress, warn=None):
         self.roots = [Path(r).resolve() for r in roots]
         self.max_bytes = max_bytes
         self.progress = progress
+        self.warn = warn or (lambda message: None)  # what a source skipped: kept on the running job
 
     def resolve(self, path):
         """An absolute path inside an import root, symlinks resolved; else InvalidInput."""

@@ -9,10 +9,12 @@ change is saved at once with `save(q)` (tmp + fsync + rename). Layout (docs/scra
      "settings": {"paused", "pace": {source: seconds}, "updates": {"enabled", "at", "lastRun"}},
      "series": [{"key", "source", "id", "manga", "lang", "auto", "lastCheck", "info"}],
      "jobs": [{"id", "kind", "source", "series", "scope", "state", "attempts", "stalls",
-               "created", "updated", "notBefore", "checkpoint", "done", "error"}]}
+               "created", "updated", "notBefore", "checkpoint", "done", "error", "warnings"}]}
 
 Job states: queued -> running -> done | failed | cancelled (a retry puts failed or cancelled back
 to queued). The worker takes the first queued job in list order whose notBefore has passed.
+`warnings` are what a job skipped without failing (a chapter it could not import), for the admin's
+history; at most WARNINGS_KEEP, each once.
 """
 import hashlib
 import re
@@ -27,6 +29,7 @@ ACTIVE = ("queued", "running")
 FINISHED = ("done", "failed", "cancelled")
 PUBLISHED_KEEP = 500
 FINISHED_KEEP = 200
+WARNINGS_KEEP = 50
 _AT = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 
@@ -107,7 +110,7 @@ def upgrade(data):
         t = job.get("created") or now_ms()
         for key, value in (("id", new_id()), ("scope", {}), ("series", None), ("attempts", 0),
                            ("stalls", 0), ("created", t), ("updated", t), ("notBefore", None),
-                           ("checkpoint", None), ("done", []), ("error", None)):
+                           ("checkpoint", None), ("done", []), ("error", None), ("warnings", [])):
             job.setdefault(key, value)
     for entry in data["series"]:
         entry.setdefault("key", series_key(entry["source"], entry["id"]))
@@ -166,7 +169,7 @@ def add_job(q, kind, source, series=None, chapters=None, info=None, lang=None):
         t = now_ms()
         job = {"id": new_id(), "kind": kind, "source": source, "series": series, "scope": {},
                "state": "queued", "attempts": 0, "stalls": 0, "created": t, "updated": t,
-               "notBefore": None, "checkpoint": None, "done": [], "error": None}
+               "notBefore": None, "checkpoint": None, "done": [], "error": None, "warnings": []}
         if kind == "chapters":
             job["scope"] = {"chapters": [], "info": {}}
             _merge_chapters(job, chapters or [], info or {})
@@ -261,7 +264,7 @@ def retry(q, job_id):
         job = _get(q, job_id)
         if job["state"] == "running":
             raise ValueError("the job is running")
-        set_state(q, job, "queued", attempts=0, stalls=0, notBefore=None, error=None)
+        set_state(q, job, "queued", attempts=0, stalls=0, notBefore=None, error=None, warnings=[])
         return job
 
 
@@ -322,6 +325,16 @@ def fill_chapter_info(q, job, found, dropped):
         for chapter_id in dropped:
             job["scope"]["chapters"].remove(chapter_id)
         save(q)
+
+
+def add_warning(q, job, message):
+    """Keep a warning on the job (once; the first WARNINGS_KEEP) for the admin's history."""
+    with q.lock:
+        warnings = job.setdefault("warnings", [])
+        if message not in warnings and len(warnings) < WARNINGS_KEEP:
+            warnings.append(message)
+            job["updated"] = now_ms()
+            save(q)
 
 
 def checkpoint(q, job, chapter, page, staging):

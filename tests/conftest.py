@@ -1,8 +1,25 @@
-"""Shared fixtures: tiny libraries built with Pillow, data folders, a real server, personas."""
+"""Shared fixtures: tiny libraries built with Pillow, data folders, servers, personas, browsers.
+
+Two tiers (markers registered in pyproject.toml):
+- in process (the default): `server` is an AppServer (tests/support/app.py), the app in this
+  process behind Django's test client: no socket, no gunicorn, the first scan done at start.
+- `process`: the test starts real processes. `real_server` is a real `manage.py serve` on
+  loopback (bench/server.py), for `serve` itself, kill -9 and crashes; `server` is one as well in
+  a test that asks for `real_server` or drives a browser (marked `browser`: it needs a URL).
+`pytest -m "not browser and not process"` runs the in-process tier, where starting a
+subprocess fails the test.
+"""
+import io
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
+from django.core.management import call_command
 from PIL import Image
 
-from tests.support.server import Server
+from bench.server import Server
+from tests.support.app import AppServer
 
 PASSWORD = "correct horse"
 
@@ -13,10 +30,8 @@ def make_page(path, size=(60, 90), color=(200, 200, 200), fmt=None):
     return path
 
 
-@pytest.fixture
-def library_dir(tmp_path):
+def tiny_tree(root):
     """A tiny manga tree: a paged manga with a book, a second version and a webtoon."""
-    root = tmp_path / "library"
     moon = root / "Moon Garden"
     (moon).mkdir(parents=True)
     (moon / "manga.json").write_text('{"title": "Moon Garden", "direction": "rtl", "authors": ["A. Writer"]}')
@@ -34,6 +49,32 @@ def library_dir(tmp_path):
     return root
 
 
+@pytest.fixture(scope="session")
+def library_template(tmp_path_factory):
+    return tiny_tree(tmp_path_factory.mktemp("template") / "library")
+
+
+@pytest.fixture
+def library_dir(tmp_path, library_template):
+    """tiny_tree() for this test: a copy, times included, of one made once per run."""
+    return Path(shutil.copytree(library_template, tmp_path / "library", symlinks=True))
+
+
+@pytest.fixture(scope="session")
+def demo_made(tmp_path_factory):
+    """The demo library written by `manage.py makedemo` in this process, once per run (a few
+    seconds), and what the command printed. Treat it as read-only."""
+    path = tmp_path_factory.mktemp("made") / "demo"
+    out = io.StringIO()
+    call_command("makedemo", str(path), stdout=out)
+    return path, out.getvalue()
+
+
+@pytest.fixture(scope="session")
+def demo_library(demo_made):
+    return demo_made[0]
+
+
 @pytest.fixture
 def data_dir(tmp_path):
     path = tmp_path / "data"
@@ -41,11 +82,58 @@ def data_dir(tmp_path):
     return path
 
 
+# Fixtures that start real processes: a test that uses one is marked `process`.
+PROCESS_FIXTURES = {"real_server", "demo_server", "tiny_server", "demo_site", "scraper_proc", "reader_daemon"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        names = set(item.fixturenames)
+        if "browser" in names:
+            item.add_marker(pytest.mark.browser)
+        if item.get_closest_marker("browser") or names & PROCESS_FIXTURES:
+            item.add_marker(pytest.mark.process)
+
+
+@pytest.fixture(autouse=True)
+def no_processes_in_process(request, monkeypatch):
+    """The in-process tier stays in process: a test that starts one must be marked `process`."""
+    if request.node.get_closest_marker("process"):
+        return
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError(f"{request.node.nodeid} starts a process: mark it process (tests/conftest.py)")
+
+    monkeypatch.setattr(subprocess, "Popen", refuse)
+
+
+def wants_real_server(request):
+    return request.node.get_closest_marker("browser") is not None or "real_server" in request.fixturenames
+
+
+def make_server(request, data, library=None, env=None):
+    """An unstarted server of the kind `server` gives this test, on `data` and `library`."""
+    return (Server if wants_real_server(request) else AppServer)(data, library, env=env)
+
+
 @pytest.fixture
-def server(data_dir, library_dir):
+def app_server(data_dir, library_dir):
+    srv = AppServer(data_dir, library_dir).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def real_server(data_dir, library_dir):
     srv = Server(data_dir, library_dir).start()
     yield srv
     srv.stop()
+
+
+@pytest.fixture
+def server(request):
+    """The app in process (app_server), or real_server for browser tests and those that ask for it."""
+    return request.getfixturevalue("real_server" if wants_real_server(request) else "app_server")
 
 
 @pytest.fixture
@@ -86,15 +174,21 @@ def browser():
         chromium.close()
 
 
+def _check_marked(request):
+    assert request.node.get_closest_marker("browser"), "mark the test browser: its server must be real"
+
+
 @pytest.fixture
-def desktop(browser):
+def desktop(request, browser):
+    _check_marked(request)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     yield context
     context.close()
 
 
 @pytest.fixture
-def phone(browser):
+def phone(request, browser):
+    _check_marked(request)
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
                                   is_mobile=True, has_touch=True)
     yield context

@@ -5,3 +5,5 @@ import tempfile
 os.environ.setdefault("DATA", tempfile.mkdtemp(prefix="mc-test-data-"))
 os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production")
 os.environ.setdefault("SCRYPT_LOG_N", "10")
+# Tests make chapter folders and scan them at once; tests/library/test_settle.py turns settling on.
+os.environ.setdefault("SCAN_SETTLE", "0")

@@ -2,7 +2,8 @@
 
 MATRIX has one or more rows per route pattern: (pattern, method, path, JSON body or None,
 expected statuses for anonymous, user, other, admin). "user" owns the test data (a notification,
-progress), "other" is a second plain user who must not reach it. Rows run against a real server.
+progress), "other" is a second plain user who must not reach it. Rows run through the whole
+middleware stack of the app in process (tests/support/app.py).
 
 The URLconf is walked with django.urls.get_resolver(), so a new route without a row here, or a row
 for a route that is gone, fails test_it_has_a_row_for_every_route. To add a route, add its row.
@@ -12,9 +13,10 @@ decorator as their GET.
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from bench.server import free_port
 from tests.conftest import PASSWORD
+from tests.support.app import AppServer
 from tests.support.pages import add_notes, wait_for_library
-from tests.support.server import Server, free_port
 
 MOON = "Moon%20Garden"
 NOTE = {"id": "matrix1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2", "text": "Moon Garden · Ch. 2", "read": False}
@@ -120,7 +122,7 @@ def test_it_has_a_row_for_every_route():
 @pytest.fixture
 def server(data_dir, library_dir):
     """A server whose scraper daemon is certainly not running (a closed port)."""
-    srv = Server(data_dir, library_dir, env={"SCRAPER_URL": f"http://127.0.0.1:{free_port()}"}).start()
+    srv = AppServer(data_dir, library_dir, env={"SCRAPER_URL": f"http://127.0.0.1:{free_port()}"}).start()
     yield srv
     srv.stop()
 

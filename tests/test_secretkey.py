@@ -19,6 +19,7 @@ def fresh_env(data):
     return {**env, "DATA": str(data), "DJANGO_SETTINGS_MODULE": "mangacircus.settings"}
 
 
+@pytest.mark.process
 def test_importing_the_settings_writes_nothing(tmp_path):
     data = tmp_path / "data"
     code = (
@@ -59,6 +60,7 @@ def test_racing_threads_end_up_with_one_complete_key(tmp_path):
         assert [p.name for p in path.parent.iterdir()] == ["secret_key"]  # no temporary file left
 
 
+@pytest.mark.process
 def test_racing_processes_end_up_with_one_complete_key(tmp_path):
     """Two processes, as `serve` and `runscraper` started at the same moment on a fresh DATA."""
     data = tmp_path / "data"

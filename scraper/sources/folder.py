@@ -47,7 +47,15 @@ class FolderSource(Source):
     languages = ("",)
 
     def check_id(self, reader, series_id):
-        path = reader.resolve(super().check_id(reader, series_id))
+        """The folder's real path. A path is taken as given (a folder's name may end in a space);
+        when that does not exist, the path without surrounding blanks (a stray one pasted along)."""
+        super().check_id(reader, series_id)
+        try:
+            path = reader.resolve(series_id)
+        except InvalidInput:
+            if series_id == series_id.strip():
+                raise
+            path = reader.resolve(series_id.strip())
         if not path.is_dir():
             raise InvalidInput(f"{series_id} is not a folder")
         return str(path)
@@ -79,8 +87,17 @@ class FolderSource(Source):
         entries = sorted(reader.list_dir(str(path)), key=lambda e: natural_key(e[0]))
         parsed = []
         for name, kind in entries:
-            if kind == "archive" or (kind == "dir" and any(k == "image" for _, k in reader.list_dir(str(path / name)))):
-                parsed.append((str(path / name), *parse_chapter_name(name)))
+            if kind not in ("archive", "dir"):
+                continue
+            try:
+                # A chapter that links out of the import roots is skipped, not the whole series.
+                reader.resolve(str(path / name))
+                if kind == "dir" and not any(k == "image" for _, k in reader.list_dir(str(path / name))):
+                    continue
+            except InvalidInput as e:
+                reader.warn(f"skipped {path / name}: {e.message}")
+                continue
+            parsed.append((str(path / name), *parse_chapter_name(name)))
         if any(kind == "image" for _, kind in entries):
             # Loose images in the series folder: one chapter of their own, titled after the folder.
             parsed.append((str(path), "", path.name if parsed else ""))

@@ -136,7 +136,7 @@
     const path = h("input", { type: "text", name: "path", placeholder: "/srv/import/Some Manga", "aria-label": "Folder path" });
     const folder = sources.some((s) => s.key === "folder") ? h("form", { className: "card sc-form", onsubmit: (e) => {
       e.preventDefault();
-      act("series", { source: "folder", id: path.value.trim() }, "Import queued", false);
+      act("series", { source: "folder", id: path.value.replace(/^\s+/, "") }, "Import queued", false);
     } }, h("h2", null, "Import a folder on the server"),
       h("p", { className: "muted" }, DATA.importRoots.length ? `Allowed under: ${DATA.importRoots.join(", ")}` : "Folder imports are off: set SCRAPER_IMPORT_ROOTS."),
       h("label", null, "Path (a folder of images, of chapter folders, or of CBZ/ZIP files)", path),
@@ -171,16 +171,19 @@
         h("button", { type: "button", onclick: () => act("jobs", { kind: "discover" }, "Update run queued") }, "Run updates now"))));
   }
 
-  // History: published chapters and failures.
+  // History: published chapters, failures, and what jobs skipped (warnings).
 
   async function renderHistory() {
-    const { published, failed } = await call("history");
+    const { published, failed, warnings = [] } = await call("history");
     show(h("h2", null, "Published"), table(["Revision", "Manga", "Chapter folder", "When"], published.map((p) => h("tr", null,
       h("td", null, String(p.rev)), h("td", null, p.manga), h("td", { className: "sc-wrap" }, p.chapter || ""), h("td", null, when(p.t))))),
     h("h2", null, "Failures"), table(["Kind", "Source", "Series", "State", "Error", "When", ""], failed.map((j) => h("tr", null,
       h("td", null, j.kind), h("td", null, j.source), h("td", { className: "sc-wrap" }, j.series || ""), h("td", null, j.state),
       h("td", { className: "sc-wrap error" }, j.error || ""), h("td", null, when(j.updated)),
-      h("td", null, j.state === "failed" ? h("button", { type: "button", onclick: () => act(`jobs/${j.id}/retry`, {}, "Queued again") }, "Retry") : null)))));
+      h("td", null, j.state === "failed" ? h("button", { type: "button", onclick: () => act(`jobs/${j.id}/retry`, {}, "Queued again") }, "Retry") : null)))),
+    h("h2", null, "Warnings"), table(["Kind", "Source", "Series", "Skipped", "When"], warnings.map((j) => h("tr", null,
+      h("td", null, j.kind), h("td", null, j.source), h("td", { className: "sc-wrap" }, j.series || ""),
+      h("td", { className: "sc-wrap" }, j.warnings.map((w) => h("div", null, w))), h("td", null, when(j.updated))))));
   }
 
   const TABS = { queue: renderQueue, series: renderSeries, sources: renderSources, schedule: renderSchedule, history: renderHistory };

@@ -4,8 +4,12 @@ import os
 import threading
 import time
 
+import pytest
+
+from bench.server import Server
 from tests.library.conftest import make_page
-from tests.support.server import Server
+
+pytestmark = pytest.mark.process
 
 CHAPTERS, PAGES = 60, 40
 

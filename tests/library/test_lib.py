@@ -1,11 +1,11 @@
-"""GET /lib/<path> through a real server: auth, headers, conditional requests, hand-off, refusals."""
+"""GET /lib/<path> over HTTP: auth, headers, conditional requests, hand-off, refusals."""
 import os
 from urllib.parse import quote
 
 import pytest
 from PIL import Image
 
-from tests.support.server import Server
+from tests.support.app import AppServer
 
 PAGE = "Moon Garden/b01 Spring/c0001 Seeds/001.png"
 
@@ -77,7 +77,7 @@ def test_it_serves_names_beyond_ascii(reader_user, library_dir):
     ("x-sendfile", "X-Sendfile", None),
 ])
 def test_it_hands_files_to_the_proxy_after_the_auth_check(data_dir, library_dir, mode, header, expected):
-    server = Server(data_dir, library_dir, env={"SENDFILE_HEADER": mode}).start()
+    server = AppServer(data_dir, library_dir, env={"SENDFILE_HEADER": mode}).start()
     try:
         guest = server.client()
         status, headers, _ = guest.get(url(PAGE))

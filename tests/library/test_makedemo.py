@@ -1,13 +1,11 @@
 """manage.py makedemo: the demo library's layout, its pages, determinism and refusing a used folder."""
 import hashlib
-import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from PIL import Image
 
 from library import demo
@@ -16,13 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 MANGA = {"Moon Garden", "星の図書館", "Iron Harbor", "Long Scroll", "Paper Cranes", "Clockwork Fox"}
 
 
-@pytest.fixture(scope="module")
-def made(tmp_path_factory):
-    """One library made by the command (shared: making it takes a few seconds)."""
-    path = tmp_path_factory.mktemp("made") / "demo"
-    out = io.StringIO()
-    call_command("makedemo", str(path), stdout=out)
-    return path, out.getvalue()
+@pytest.fixture
+def made(demo_made):
+    """The library the command made for the whole run (tests/conftest.py), and its output."""
+    return demo_made
 
 
 def names(folder):
@@ -152,6 +147,7 @@ def test_it_writes_the_same_bytes_and_times_every_run(made, tmp_path):
     assert snapshot(again) == snapshot(made[0])
 
 
+@pytest.mark.process
 def test_it_refuses_a_folder_that_is_not_empty(tmp_path):
     target = tmp_path / "library"
     target.mkdir()
@@ -163,6 +159,7 @@ def test_it_refuses_a_folder_that_is_not_empty(tmp_path):
     assert names(tmp_path) == ["library"]
 
 
+@pytest.mark.process
 def test_it_refuses_a_file(tmp_path):
     target = tmp_path / "library"
     target.write_text("a file")

@@ -8,7 +8,7 @@ import pytest
 
 from tests.library.conftest import make_page, scan
 from tests.library.images import bomb_png, jpeg_bytes, png_bytes
-from tests.support.server import Server
+from tests.support.app import AppServer
 
 BAD_NAME = os.fsdecode(b"c0009 bad \xff\xfe name")
 HOSTILE = ["<img src=x onerror=alert(1)>", '"><svg onload=alert(1)>', "Line\nBreak", "Evil ‮gnp.exe", "x" * 200]
@@ -67,7 +67,7 @@ def test_it_completes_and_reports_every_problem(hostile_library):
 
 def test_it_serves_everything_readable_through_a_real_server(hostile_library, tmp_path):
     data = tmp_path / "data"
-    server = Server(data, hostile_library).start()
+    server = AppServer(data, hostile_library).start()
     try:
         admin = server.client().signup("admin")
         status, _, report = admin.post("/api/admin/rescan", {"full": True})

@@ -4,8 +4,12 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+from bench.server import ROOT
 from mangacircus import locks
-from tests.support.server import ROOT
+
+pytestmark = pytest.mark.process
 
 
 def run(data_dir, library=None, *args):

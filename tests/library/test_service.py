@@ -6,6 +6,7 @@ import pytest
 
 from library import index, service
 from tests.library.conftest import publish
+from tests.support.clock import FakeClock
 
 
 @pytest.fixture
@@ -112,15 +113,13 @@ def test_it_reports_when_library_is_not_set(settings):
 
 def test_it_checks_on_its_own_every_scan_interval(configured, library_dir):
     configured.SCAN_INTERVAL = 1
-    kinds = []
+    kinds, clock = [], FakeClock()
     service.on_scan(lambda idx, report: kinds.append(report["kind"]))
-    service.start()
+    service.start(clock=clock)
     assert wait_for(lambda: kinds == ["full"] and not service.admin_summary()["scanning"])
     publish(library_dir / "Moon Garden" / "b01 Spring" / "c0003 Leaves")
-    scanner = service._scanner
-    with scanner.cond:
-        scanner.last_end -= 61  # a minute has passed
-        scanner.cond.notify_all()
+    clock.advance(61)  # a minute has passed
+    service.wake()
     assert wait_for(lambda: kinds == ["full", "shallow"])
     assert index.current().get("Moon Garden").chapter("1/3") is not None
 

@@ -1,26 +1,20 @@
-"""Fixtures for the reader tests: the demo library, one real server per module, fresh users, and
-browser pages opened on the reader with a signed-in session."""
+"""Fixtures for the reader tests: servers with an admin whose scan is done (one
+real server per module for the browser tests, a fresh in-process one per test for the others),
+fresh users, and browser pages opened on the reader with a signed-in session."""
 import io
 import itertools
+import shutil
 import time
 from urllib.parse import quote
 
 import pytest
 from PIL import Image
 
-from library.demo import make_demo
+from bench.server import Server
 from tests.conftest import PASSWORD, make_page
-from tests.support.server import Server
+from tests.support.app import AppServer
 
 _names = itertools.count(1)
-
-
-@pytest.fixture(scope="session")
-def demo_library(tmp_path_factory):
-    """The demo library (made once per test run: a few seconds)."""
-    path = tmp_path_factory.mktemp("demo") / "library"
-    make_demo(path)
-    return path
 
 
 def unsized_jpeg(path, size):
@@ -61,18 +55,35 @@ def tiny_library_dir(tmp_path_factory):
     return tiny_library(tmp_path_factory.mktemp("tiny") / "library")
 
 
-def start_server(tmp_path_factory, library, wait_for):
-    """A real server on `library`, with an admin; waits until the scan has found `wait_for`
-    ((manga, chapter id))."""
+_thumbs = {}  # library → the thumbs/ of an earlier server on it
+
+
+def seed_thumbs(data, library):
+    """Give a new server on `library` the cover thumbnails an earlier one made, as a restart
+    would find them, instead of making them again."""
+    if library in _thumbs:
+        shutil.copytree(_thumbs[library], data / "thumbs")
+
+
+def stop_server(srv):
+    srv.stop()
+    _thumbs.setdefault(srv.library, srv.data / "thumbs")
+
+
+def start_server(tmp_path_factory, library, wait_for, kind=Server):
+    """A server (real, or an AppServer) on `library`, with an admin; waits until the scan has
+    found `wait_for` ((manga, chapter id))."""
     data = tmp_path_factory.mktemp("data")
-    srv = Server(data, library).start()
+    seed_thumbs(data, library)
+    srv = kind(data, library).start()
     admin = srv.client().signup("admin", PASSWORD)
     manga, cid = wait_for
     deadline = time.monotonic() + 30
     while admin.get(f"/api/chapter?m={quote(manga)}&c={quote(cid)}")[0] != 200:
         if time.monotonic() > deadline:
             srv.stop()
-            raise RuntimeError(f"the scan did not find {manga} {cid}:\n{srv.log.read_text()}")
+            log = srv.log.read_text() if kind is Server else ""
+            raise RuntimeError(f"the scan did not find {manga} {cid}:\n{log}")
         time.sleep(0.1)
     srv.admin = admin
     return srv
@@ -82,14 +93,29 @@ def start_server(tmp_path_factory, library, wait_for):
 def demo_server(tmp_path_factory, demo_library):
     srv = start_server(tmp_path_factory, demo_library, ("Long Scroll", "0/3"))
     yield srv
-    srv.stop()
+    stop_server(srv)
 
 
 @pytest.fixture(scope="module")
 def tiny_server(tmp_path_factory, tiny_library_dir):
     srv = start_server(tmp_path_factory, tiny_library_dir, ("Tiny", "0/3"))
     yield srv
-    srv.stop()
+    stop_server(srv)
+
+
+@pytest.fixture
+def demo_app(tmp_path_factory, demo_library):
+    """The demo library served in process, for one test (its scan takes some 20 ms)."""
+    srv = start_server(tmp_path_factory, demo_library, ("Long Scroll", "0/3"), AppServer)
+    yield srv
+    stop_server(srv)
+
+
+@pytest.fixture
+def tiny_app(tmp_path_factory, tiny_library_dir):
+    srv = start_server(tmp_path_factory, tiny_library_dir, ("Tiny", "0/3"), AppServer)
+    yield srv
+    stop_server(srv)
 
 
 def new_user(server, **settings):

@@ -8,7 +8,8 @@ import pytest
 
 from mangacircus import db as statedb
 from reader import announce, webhooks
-from tests.library.conftest import publish, scan
+from tests.library.conftest import make_page, publish, scan
+from tests.library.test_settle import age, copy_in
 from tests.reader.webhook_target import Target
 
 
@@ -89,3 +90,23 @@ def test_it_sends_one_webhook_per_user_with_their_new_chapters(db, library_dir, 
     finally:
         webhooks.stop()
         target.close()
+
+
+def test_it_announces_a_chapter_copied_in_by_hand_only_once_it_settles(db, library_dir):
+    age(library_dir, 60)
+    idx, report = scan(library_dir, settle=5)
+    announce.on_scan(idx, report)
+    chapter = library_dir / "Moon Garden" / "c0005 Five"
+    copy_in(chapter, pages=1)  # `cp -r` midway: the second page is not there yet
+    now = time.time()
+    idx, report = scan(library_dir, idx, "shallow", settle=5, clock=lambda: now)
+    announce.on_scan(idx, report)
+    assert db.data["notes"] == {} and db.data["known"]["Moon Garden"] == ["1/1", "1/2"]
+    make_page(chapter / "002.png")
+    idx, report = scan(library_dir, idx, "shallow", settle=5, clock=lambda: now + 1)
+    announce.on_scan(idx, report)
+    assert db.data["notes"] == {}
+    idx, report = scan(library_dir, idx, "shallow", settle=5, clock=lambda: now + 7)
+    announce.on_scan(idx, report)
+    [note] = db.data["notes"]["alice"]
+    assert note["c"] == "0/5" and idx.get("Moon Garden").chapter("0/5").versions[0].files() == ["001.png", "002.png"]

@@ -1,8 +1,9 @@
-"""Accounts and sessions through HTTP against a running server (docs/accounts.md)."""
+"""Accounts and sessions over HTTP (docs/accounts.md): through the app in process, and against a
+real server for what must survive a kill -9."""
 import orjson
 
 from tests.conftest import PASSWORD
-from tests.support.server import Server
+from tests.support.app import AppServer
 
 
 def test_it_makes_the_first_account_the_admin_and_then_closes_signup(guest, server):
@@ -16,7 +17,7 @@ def test_it_makes_the_first_account_the_admin_and_then_closes_signup(guest, serv
 
 
 def test_it_lets_anyone_sign_up_when_signup_is_open(data_dir, library_dir):
-    srv = Server(data_dir, library_dir, env={"SIGNUP": "open"}).start()
+    srv = AppServer(data_dir, library_dir, env={"SIGNUP": "open"}).start()
     try:
         srv.client().signup("admin")
         status, _, data = srv.client().post("/api/signup", {"name": "reader", "password": PASSWORD})
@@ -51,7 +52,7 @@ def test_it_sets_the_cookie_httponly_samesite_lax_for_a_year(guest):
 
 
 def test_it_marks_the_cookie_secure_with_cookie_secure(data_dir, library_dir):
-    srv = Server(data_dir, library_dir, env={"COOKIE_SECURE": "1"}).start()
+    srv = AppServer(data_dir, library_dir, env={"COOKIE_SECURE": "1"}).start()
     try:
         _, headers, _ = srv.client().post("/api/signup", {"name": "admin", "password": PASSWORD})
         assert "Secure" in headers["Set-Cookie"]
@@ -102,7 +103,7 @@ def test_it_limits_failed_password_checks_per_address_across_names(server, admin
 
 
 def test_it_limits_failed_password_checks_per_account_across_addresses(data_dir, library_dir):
-    srv = Server(data_dir, library_dir, env={"TRUSTED_PROXIES": "127.0.0.1"}).start()
+    srv = AppServer(data_dir, library_dir, env={"TRUSTED_PROXIES": "127.0.0.1"}).start()
     try:
         srv.client().signup("admin")
         client = srv.client()
@@ -121,7 +122,7 @@ def test_it_limits_failed_password_checks_per_account_across_addresses(data_dir,
 
 
 def test_it_believes_x_forwarded_for_only_from_trusted_proxies(data_dir, library_dir):
-    srv = Server(data_dir, library_dir, env={"TRUSTED_PROXIES": "127.0.0.1"}).start()
+    srv = AppServer(data_dir, library_dir, env={"TRUSTED_PROXIES": "127.0.0.1"}).start()
     try:
         srv.client().signup("admin")
         client = srv.client()
@@ -156,12 +157,12 @@ def test_it_ends_other_sessions_when_the_password_changes(server, admin):
     server.client().login("admin", "a better password")
 
 
-def test_it_keeps_security_changes_through_a_kill_9(server, admin):
+def test_it_keeps_security_changes_through_a_kill_9(real_server, admin):
     token = admin.cookies["sid"]
     assert admin.post("/api/logout")[0] == 200
-    server.kill9()
-    server.start()
-    stolen = server.client()
+    real_server.kill9()
+    real_server.start()
+    stolen = real_server.client()
     stolen.cookies["sid"] = token
     assert stolen.get("/api/me")[0] == 401
 

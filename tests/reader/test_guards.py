@@ -1,5 +1,5 @@
 """CSRF, body size and security headers on every response."""
-from tests.support.server import Server
+from tests.support.app import AppServer
 
 
 def test_it_refuses_non_json_posts(admin):
@@ -60,8 +60,7 @@ def test_it_refuses_an_origin_of_another_scheme_port_or_host(admin, server):
 
 
 def test_it_takes_the_scheme_from_a_trusted_proxy_only(data_dir, library_dir):
-    srv = Server(data_dir, library_dir, env={"TRUSTED_PROXIES": "127.0.0.1"}).start()
-    untrusted = Server(data_dir / "other", library_dir, env={"TRUSTED_PROXIES": "10.0.0.0/8"}).start()
+    srv = AppServer(data_dir, library_dir, env={"TRUSTED_PROXIES": "127.0.0.1"}).start()
     try:
         proxied = {"Host": "manga.example.org", "X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
         admin = srv.client().signup("admin")
@@ -69,11 +68,14 @@ def test_it_takes_the_scheme_from_a_trusted_proxy_only(data_dir, library_dir):
                           headers={**proxied, "Origin": "https://manga.example.org"})[0] == 200
         for origin in ("http://manga.example.org", "https://manga.example.org:8443"):
             assert admin.post("/api/settings", {"skipCovers": True}, headers={**proxied, "Origin": origin})[0] == 403
-        # From a client that is not a trusted proxy, X-Forwarded-Proto changes nothing.
-        other = untrusted.client().signup("admin")
-        origin = f"https://127.0.0.1:{untrusted.port}"
+    finally:
+        srv.stop()
+    # From a client that is not a trusted proxy, X-Forwarded-Proto changes nothing.
+    srv = AppServer(data_dir / "other", library_dir, env={"TRUSTED_PROXIES": "10.0.0.0/8"}).start()
+    try:
+        other = srv.client().signup("admin")
+        origin = f"https://127.0.0.1:{srv.port}"
         assert other.post("/api/settings", {"skipCovers": True},
                           headers={"X-Forwarded-Proto": "https", "Origin": origin})[0] == 403
     finally:
         srv.stop()
-        untrusted.stop()

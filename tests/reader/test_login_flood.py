@@ -7,7 +7,9 @@ import time
 
 import pytest
 
-from tests.support.server import Server
+from bench.server import Server
+
+pytestmark = pytest.mark.process  # request threads and hash slots of a real gunicorn
 
 FLOODERS = 16
 

@@ -1,8 +1,8 @@
 """Settings → Notifications: saving the webhook and the test button delivering to it."""
 import time
 
+from bench.server import Server
 from tests.reader.webhook_target import Target
-from tests.support.server import Server
 
 
 def test_it_sends_a_test_notification_to_an_allowed_webhook(data_dir, library_dir, desktop):

@@ -7,14 +7,15 @@ import pytest
 
 from reader.chapter import start_page
 from tests.reader.conftest import new_user, start_server
+from tests.support.app import AppServer
 
 MOON = "Moon Garden"
 MOON_Q = quote(MOON)
 
 
-@pytest.fixture(scope="module")
-def srv(demo_server):
-    return demo_server
+@pytest.fixture
+def srv(demo_app):
+    return demo_app
 
 
 def chapter(client, manga=MOON, cid="1/1", version=None):
@@ -26,7 +27,7 @@ def test_it_builds_the_payload_of_a_chapter(srv):
     status, _, data = chapter(new_user(srv))
     assert status == 200, data
     assert data["manga"] == {"name": MOON, "title": MOON}
-    assert data["chapter"] == {"id": "1/1", "book": "1", "key": "1", "title": "Seeds"}
+    assert data["chapter"] == {"id": "1/1", "book": "1", "key": "1", "title": "Seeds", "label": "Ch. 1"}
     assert data["version"] == "c0001 Seeds" and data["direction"] == "rtl"
     assert len(data["pages"]) == 11
     assert data["pages"][0] == {"u": "lib/Moon%20Garden/b01%20Spring/c0001%20Seeds/001%20%5Bcover%5D.jpg",
@@ -176,7 +177,7 @@ def test_it_sends_visitors_to_sign_in(srv):
 
 def test_it_marks_the_chapters_notifications_read_on_open(tmp_path_factory, demo_library):
     # Notifications come from scans; here they are written into db.json while the server is down.
-    srv = start_server(tmp_path_factory, demo_library, (MOON, "1/1"))
+    srv = start_server(tmp_path_factory, demo_library, (MOON, "1/1"), AppServer)
     srv.stop()
     db_path = srv.data / "db.json"
     db = json.loads(db_path.read_text())

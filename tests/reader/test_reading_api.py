@@ -1,6 +1,6 @@
-"""POST /api/reading/pulse, GET /api/reading/export, POST /api/reading/delete on a real server, and
-the lease expiry of reader/reading.py with an injected clock."""
-import time
+"""POST /api/reading/pulse, GET /api/reading/export, POST /api/reading/delete through the app in
+process, with the reading clock replaced so the time between pulses is set, not slept; and the
+lease expiry of reader/reading.py with explicit times."""
 from dataclasses import dataclass, field
 
 import pytest
@@ -9,14 +9,23 @@ from mangacircus import db as statedb
 from reader import reading
 from tests.conftest import PASSWORD
 from tests.reader.conftest import new_user
+from tests.support.clock import FakeClock
 
 ONE = {"m": "Tiny", "c": "0/1", "v": "c0001 One"}  # 9 pages
 TWO = {"m": "Tiny", "c": "0/2", "v": "c0002 Two"}  # 3 pages
 
 
-@pytest.fixture(scope="module")
-def srv(tiny_server):
-    return tiny_server
+@pytest.fixture
+def srv(tiny_app):
+    return tiny_app
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The server's reading clock: moves only with clock.advance(seconds)."""
+    fake = FakeClock()
+    monkeypatch.setattr(reading, "clock", fake)
+    return fake
 
 
 def pulse(client, seq, session="session-a", device="device-a", chapter=ONE, **extra):
@@ -50,10 +59,10 @@ def test_it_refuses_a_second_device_while_the_lease_is_held_and_hands_it_over_on
     assert status == 200 and data["lease"]["held"]
 
 
-def test_it_counts_a_repeated_session_and_seq_once(srv):
+def test_it_counts_a_repeated_session_and_seq_once(srv, clock):
     client = clock_user(srv)
     pulse(client, 1)
-    time.sleep(1.2)
+    clock.advance(1.2)
     status, _, first = pulse(client, 2, activeMs=1000, pages=[[0, 1]], input={"keyboard": 1000})
     assert status == 200 and first["accepted"]["activeMs"] == 1000 and not first["duplicate"]
     status, _, again = pulse(client, 2, activeMs=1000, pages=[[0, 1]], input={"keyboard": 1000})
@@ -64,11 +73,11 @@ def test_it_counts_a_repeated_session_and_seq_once(srv):
                                       "complete": False, "seen": [[0, 1]]}
 
 
-def test_it_clamps_time_to_what_the_server_saw_pass(srv):
+def test_it_clamps_time_to_what_the_server_saw_pass(srv, clock):
     client = clock_user(srv)
     status, _, data = pulse(client, 1, activeMs=9000)  # a first pulse: no interval seen yet
     assert data["accepted"]["activeMs"] == reading.SLACK_MS
-    time.sleep(0.5)
+    clock.advance(0.5)
     status, _, data = pulse(client, 2, activeMs=60_000, loadingMs=60_000, input={"touch": 60_000})
     assert status == 200
     active = data["accepted"]["activeMs"]
@@ -114,10 +123,10 @@ def test_it_rejects_a_bad_pulse_naming_what_is_wrong(srv, change, status, word):
     assert client.get("/api/reading/export")[2]["manga"] == {}
 
 
-def test_it_exports_the_derived_summary_without_input_or_page_diagnostics(srv):
+def test_it_exports_the_derived_summary_without_input_or_page_diagnostics(srv, clock):
     client = clock_user(srv)
     pulse(client, 1, input={"mouse": 0})
-    time.sleep(0.3)
+    clock.advance(0.3)
     pulse(client, 2, activeMs=300, pages=[[0, 2]], input={"mouse": 300})
     status, headers, data = client.get("/api/reading/export?download=1")
     assert status == 200 and "attachment" in headers["Content-Disposition"]

@@ -8,8 +8,16 @@ import threading
 import time
 
 import orjson
+import pytest
 
-from tests.support.server import ROOT, Server
+from bench.server import ROOT, Server
+
+pytestmark = pytest.mark.process
+
+
+@pytest.fixture
+def server(real_server):
+    return real_server
 
 
 def _serve(data, *extra, timeout=10):

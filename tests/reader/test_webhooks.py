@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+from mangacircus import netguard
 from reader import webhooks
 from tests.reader.webhook_target import Target
 
@@ -114,3 +115,23 @@ def test_it_delivers_at_most_once_per_interval_and_merges(allow_loopback, target
         assert [i["chapter"] for i in json.loads(target.requests[1][3])["items"]] == ["1/4", "1/5"]
     finally:
         sender.stop()
+
+
+@pytest.mark.parametrize("literal", ["::7f00:1", "::ffff:0:7f00:1", "64:ff9b::7f00:1", "2002:7f00:1::1"])
+def test_it_refuses_a_delivery_to_an_ipv6_literal_that_embeds_loopback(settings, monkeypatch, literal):
+    settings.WEBHOOK_ALLOW = []
+    connections = []
+    real = netguard.socket.create_connection
+    monkeypatch.setattr(netguard.socket, "create_connection", lambda *a, **k: (connections.append(a), real(*a, **k))[1])
+    sender = webhooks.Sender()
+    sender.thread.start()
+    try:
+        sender.queue("alice", f"http://[{literal}]:8080/hook", "json", ITEMS)
+        deadline = time.monotonic() + 5
+        while not sender.sent and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        sender.stop()
+    [(user, result)] = sender.sent
+    assert user == "alice" and "not a public address" in result
+    assert connections == []

@@ -31,7 +31,8 @@ class Target:
         self.server = ThreadingHTTPServer((host, 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://{host}:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # A short poll interval: shutdown() waits for the loop to notice (0.5 s by default).
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
         self.thread.start()
 
     def close(self):

@@ -3,12 +3,13 @@ timings, and a real `runscraper` subprocess (support.py)."""
 
 import pytest
 
+from bench.server import free_port
 from scraper.daemon import Daemon
 from scraper.http import Limits
+from tests.conftest import make_server
 from tests.scraper import fake_source
 from tests.scraper.fakesite import FakeSite
 from tests.scraper.support import ScraperProcess
-from tests.support.server import Server, free_port
 
 TOKEN = "test-token-0123456789"
 FAST = Limits(connect_timeout=2, read_timeout=2, deadline=3, max_bytes=1 << 20, retries=4, retry_base=0.02)
@@ -79,10 +80,11 @@ def scraper_port():
 
 
 @pytest.fixture
-def server(data_dir, library_dir, scraper_port):
-    """The reader, pointed at a scraper daemon on scraper_port (started by the test, or not)."""
+def server(request, data_dir, library_dir, scraper_port):
+    """The reader (in process, or real for a browser), pointed at a scraper daemon on scraper_port
+    (started by the test, or not)."""
     env = {"SCRAPER_URL": f"http://127.0.0.1:{scraper_port}", "SCRAPER_TOKEN": TOKEN}
-    srv = Server(data_dir, library_dir, env=env).start()
+    srv = make_server(request, data_dir, library_dir, env=env).start()
     yield srv
     srv.stop()
 

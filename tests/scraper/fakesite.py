@@ -174,7 +174,8 @@ class FakeSite:
 
         self.httpd = _QuietServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        # A short poll interval: shutdown() waits for the loop to notice (0.5 s by default).
+        threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True).start()
         return self
 
     def stop(self):

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.support.server import ROOT, free_port
+from bench.server import ROOT, free_port
 
 FAST_ENV = {
     "STALL_SECONDS": "2", "SCRAPER_CONNECT_TIMEOUT": "2", "SCRAPER_READ_TIMEOUT": "2",

@@ -1,6 +1,8 @@
 """The daemon's private API, on a real runscraper process: tokens, jobs, pause and resume."""
 import time
 
+import pytest
+
 from tests.scraper.support import ScraperProcess
 
 
@@ -86,6 +88,7 @@ def test_it_validates_settings(scraper_proc):
     assert proc.call("GET", "/settings")[1]["settings"]["updates"]["enabled"] is False
 
 
+@pytest.mark.process
 def test_it_keeps_running_jobs_without_an_api_when_there_is_no_token(tmp_path, site, library):
     proc = ScraperProcess(tmp_path / "data", library, site.url, "", {"SCRAPER_TOKEN": ""}).start(wait=False)
     try:

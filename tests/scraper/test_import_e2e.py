@@ -7,10 +7,10 @@ import zipfile
 
 from PIL import Image
 
+from bench.server import Server
 from tests.conftest import PASSWORD
 from tests.scraper.conftest import TOKEN
 from tests.scraper.support import ScraperProcess
-from tests.support.server import Server
 
 
 def _cbz(path, shade):

@@ -1,4 +1,6 @@
-"""The reader's admin-only proxy to the daemon: /api/admin/scraper/<path>."""
+"""The reader's admin-only proxy to the daemon: /api/admin/scraper/<path>. The reader runs in
+process; the daemon, where there is one, is a real runscraper."""
+import pytest
 
 
 def test_it_forwards_admin_requests_with_the_token(admin, reader_daemon):
@@ -40,6 +42,7 @@ def test_it_refuses_odd_paths(admin, reader_daemon):
         assert admin.get(path)[0] == 404
 
 
+@pytest.mark.process
 def test_it_says_when_the_tokens_differ(admin, data_dir, library_dir, site, scraper_port):
     from tests.scraper.support import ScraperProcess
 

@@ -5,11 +5,11 @@ import time
 import pytest
 from django.apps import apps
 
+from bench.server import free_port
 from scraper import queue
 from scraper.api import ApiServer
 from scraper.revision_poll import RevisionPoll
 from tests.scraper.conftest import TOKEN
-from tests.support.server import free_port
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import threading
 import time
 
 import orjson
+import pytest
 
 from scraper import queue
 from scraper.management.commands.runscraper import Command
@@ -40,6 +41,7 @@ def test_it_runs_one_job_through_the_command(settings, tmp_path, site, library):
     assert len([p for p in (library / "Moon Garden").iterdir() if p.is_dir()]) == 3
 
 
+@pytest.mark.process
 def test_it_drains_the_queue_with_once_and_exits(tmp_path, site, library):
     data = tmp_path / "data"
     queue_job(data, "add", "fake", "s1")
@@ -58,6 +60,7 @@ def test_it_refuses_a_second_daemon_on_the_same_data(scraper_proc, tmp_path, sit
     assert first.proc.poll() is None
 
 
+@pytest.mark.process
 def test_it_refuses_a_newer_queue_schema_and_leaves_the_file_alone(tmp_path, site, library):
     data = tmp_path / "data"
     (data / "scraper").mkdir(parents=True)
@@ -69,6 +72,7 @@ def test_it_refuses_a_newer_queue_schema_and_leaves_the_file_alone(tmp_path, sit
     assert (data / "scraper" / "queue.json").read_bytes() == raw
 
 
+@pytest.mark.process
 def test_it_says_why_the_api_stays_off_without_a_token(tmp_path, site, library):
     proc = ScraperProcess(tmp_path / "data", library, site.url, "", {"SCRAPER_TOKEN": ""}).start(["--once"], wait=False)
     assert proc.proc.wait(30) == 0
@@ -152,6 +156,7 @@ def test_it_survives_repeated_kill_9_mid_chapter(scraper_proc, tmp_path, site, l
     assert not [p for p in (library / ".staging").iterdir()]
 
 
+@pytest.mark.process
 def test_it_refuses_to_start_without_a_library(tmp_path):
     env = {**os.environ, "DATA": str(tmp_path / "data"), "LIBRARY": str(tmp_path / "missing"), "SECRET_KEY": "x"}
     done = subprocess.run([sys.executable, "manage.py", "runscraper", "--once"], cwd=ROOT, env=env,

@@ -29,7 +29,7 @@ class Command(BaseCommand):
         cache = snapshot.load_cache(settings.DATA / "scan-cache.json", root) if full else None
         scan = Scan(root, previous or Index(), "full" if full else "shallow", cache=cache,
                     default_direction=settings.DEFAULT_DIRECTION, concurrency=settings.SCAN_CONCURRENCY,
-                    allow_empty=True)
+                    allow_empty=True, settle=settings.SCAN_SETTLE)
         _index, report = scan.run()
         if options["json"]:
             self.stdout.write(json.dumps(report, ensure_ascii=False, indent=1))

@@ -1,12 +1,10 @@
 """Fixtures for the library, manga and notification tests: servers whose first scan is done."""
-import subprocess
-import sys
-
 import pytest
 
+from bench.server import Server
 from tests.conftest import PASSWORD
+from tests.reader.conftest import seed_thumbs, stop_server
 from tests.support.pages import wait_for_library
-from tests.support.server import ROOT, Server
 
 
 @pytest.fixture
@@ -24,19 +22,14 @@ def other_user(server, admin):
     return server.client().login("other", PASSWORD)
 
 
-@pytest.fixture(scope="session")
-def demo_library(tmp_path_factory):
-    """The demo library of `manage.py makedemo`, made once per test run (treat it as read-only)."""
-    path = tmp_path_factory.mktemp("demo") / "library"
-    subprocess.run([sys.executable, "manage.py", "makedemo", str(path)], cwd=ROOT, check=True, capture_output=True)
-    return path
-
-
 @pytest.fixture(scope="module")
 def demo_site(tmp_path_factory, demo_library):
-    """A server on the demo library, shared by a module's tests (give each test its own user)."""
-    server = Server(tmp_path_factory.mktemp("demo-data"), demo_library).start()
+    """A real server on the demo library (tests/reader/conftest.py), shared by a module's browser
+    tests (give each test its own user)."""
+    data = tmp_path_factory.mktemp("demo-data")
+    seed_thumbs(data, demo_library)
+    server = Server(data, demo_library).start()
     admin = server.client().signup("admin", PASSWORD)
     wait_for_library(admin, 6)
     yield server
-    server.stop()
+    stop_server(server)

@@ -10,6 +10,9 @@ NOTE = {"id": "b1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2", "tex
         "read": False}
 
 
+pytestmark = pytest.mark.browser  # the context fixture asks for desktop or phone by name
+
+
 @pytest.fixture(params=["desktop", "phone"])
 def context(request):
     return request.getfixturevalue(request.param)

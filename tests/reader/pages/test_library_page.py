@@ -5,8 +5,8 @@ import re
 import pytest
 
 from tests.conftest import PASSWORD, make_page
+from tests.support.app import AppServer
 from tests.support.pages import add_notes, wait_for_library
-from tests.support.server import Server
 
 
 def _html(client, path):
@@ -64,7 +64,7 @@ def odd_server(tmp_path):
         "tags": ["<i>tag</i>"], "status": "completed", "year": "not a year but text",
         "links": {"Evil": "javascript:alert(3)", "Site": "https://example.org/a?b=1&c=2", "Data": "data:text/html,x"},
     }))
-    server = Server(tmp_path / "data", root).start()
+    server = AppServer(tmp_path / "data", root).start()
     admin = server.client().signup("admin", PASSWORD)
     wait_for_library(admin, 1)
     yield server, admin

@@ -7,9 +7,12 @@ import shutil
 import pytest
 from playwright.sync_api import expect
 
+from bench.server import Server
 from tests.conftest import PASSWORD, make_page
 from tests.support.pages import sign_in, wait_for_library
-from tests.support.server import Server
+
+
+pytestmark = pytest.mark.browser  # the context fixture asks for desktop or phone by name
 
 
 @pytest.fixture(params=["desktop", "phone"])

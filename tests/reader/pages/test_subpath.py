@@ -7,13 +7,15 @@ from urllib.parse import urljoin
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import PASSWORD
-from tests.support.server import Server
+from tests.conftest import PASSWORD, make_server
+from tests.reader.conftest import seed_thumbs, stop_server
 
 
-@pytest.fixture(scope="module")
-def sub_server(tmp_path_factory, demo_library):
-    server = Server(tmp_path_factory.mktemp("sub-data"), demo_library, env={"SCRIPT_NAME": "/mc"})
+@pytest.fixture
+def sub_server(request, tmp_path, demo_library):
+    """The demo library under /mc: in process, or a real server for the browser test."""
+    seed_thumbs(tmp_path / "sub-data", demo_library)
+    server = make_server(request, tmp_path / "sub-data", demo_library, env={"SCRIPT_NAME": "/mc"})
     server.start(wait=False)
     client = server.client()
     deadline = time.monotonic() + 20
@@ -31,7 +33,7 @@ def sub_server(tmp_path_factory, demo_library):
         time.sleep(0.1)
     server.admin = client
     yield server
-    server.stop()
+    stop_server(server)
 
 
 def _links(html):

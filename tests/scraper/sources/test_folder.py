@@ -7,7 +7,7 @@ import zipfile
 import pytest
 from PIL import Image
 
-from scraper import queue
+from scraper import api, queue
 from scraper.errors import InvalidInput
 from scraper.sources.folder import parse_chapter_name
 from tests.scraper.conftest import drain
@@ -152,3 +152,39 @@ def test_it_finds_folders_to_import_by_name(daemon, imports):
     source = __import__("scraper.sources", fromlist=["get"]).get("folder")
     assert sorted(r.title for r in source.search(daemon.local, "moon")) == ["Moon Child", "Moon Garden"]
     assert sorted(r.title for r in source.search(daemon.local, "")) == ["Moon Garden", "Other", "Shelf"]
+
+
+def test_it_skips_a_chapter_that_links_out_of_the_import_roots_and_imports_the_rest(daemon, imports, library,
+                                                                                    tmp_path):
+    outside = tmp_path / "elsewhere"
+    (outside / "secret").mkdir(parents=True)
+    (outside / "secret" / "1.png").write_bytes(png())
+    cbz(outside / "leak.cbz", {"1.png": png()})
+    series = imports / "Linked"
+    for chapter in ("c0001 One", "c0003 Three"):
+        (series / chapter).mkdir(parents=True)
+        (series / chapter / "1.png").write_bytes(png())
+    (series / "c0002 Two").symlink_to(outside / "secret")
+    (series / "c0004.cbz").symlink_to(outside / "leak.cbz")
+    job = import_folder(daemon, series)
+    assert job["state"] == "done" and job["error"] is None
+    assert contents(library / "Linked") == ["c0001 One [Import]", "c0003 Three [Import]", "manga.json"]
+    assert len(job["warnings"]) == 2
+    assert all("not inside an import folder" in w for w in job["warnings"])
+    assert "c0002 Two" in job["warnings"][0] and "c0004.cbz" in job["warnings"][1]
+    [shown] = api.history(daemon, {}, {})["warnings"]
+    assert shown["id"] == job["id"] and shown["warnings"] == job["warnings"]
+
+
+@pytest.mark.parametrize("name,manga", [("Trailing ", "Trailing"), ("Vol. 2.", "Vol. 2"), ("Both. ", "Both")])
+def test_it_queues_and_imports_a_folder_whose_name_ends_in_a_space_or_dot(daemon, imports, library, name, manga):
+    series = imports / name
+    (series / "c1 ").mkdir(parents=True)
+    (series / "c1 " / "1.png").write_bytes(png())
+    (series / "c2.").mkdir()
+    (series / "c2." / "1.png").write_bytes(png())
+    status, answer = api.add_series(daemon, {"source": "folder", "id": str(series)}, {})
+    assert status == 201 and answer["job"]["series"] == str(series)
+    drain(daemon)
+    assert contents(library / manga) == ["c0001 [Import]", "c0002 [Import]", "manga.json"]
+    assert [s["manga"] for s in queue.list_series(daemon.queue)] == [manga]

@@ -1,4 +1,7 @@
-"""A real `manage.py serve` process on loopback, and a small cookie-keeping JSON client."""
+"""A real `manage.py serve` process on loopback, and a small cookie-keeping JSON client.
+
+A harness for the benchmark and for the tests that need a real process (tests/conftest.py);
+it imports nothing from tests/."""
 import http.client
 import json
 import os
@@ -10,7 +13,7 @@ import time
 from http.cookies import SimpleCookie
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port():
@@ -26,7 +29,7 @@ class Server:
         self.port = free_port()
         self.env = {
             **os.environ, "DATA": str(data), "SCRYPT_LOG_N": "10", "SECRET_KEY": "test-secret",
-            "SCAN_INTERVAL": "0", "LOG_LEVEL": "WARNING", **(env or {}),
+            "SCAN_INTERVAL": "0", "SCAN_SETTLE": "0", "LOG_LEVEL": "WARNING", **(env or {}),
         }
         if library is not None:
             self.env["LIBRARY"] = str(library)
@@ -88,7 +91,7 @@ class Client:
         self.cookies = {}
 
     def request(self, method, path, body=None, headers=None, raw=None):
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        """-> (status, headers, the parsed JSON body, or the bytes when it is not JSON)."""
         hdrs = dict(headers or {})
         if self.cookies:
             hdrs.setdefault("Cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
@@ -96,21 +99,30 @@ class Client:
         if body is not None:
             payload = json.dumps(body).encode()
             hdrs.setdefault("Content-Type", "application/json")
-        conn.request(method, path, body=payload, headers=hdrs)
+        status, resp_headers, data = self.send(method, path, payload, hdrs)
+        self.keep_cookies(resp_headers)
+        try:
+            parsed = json.loads(data) if data else None
+        except ValueError:
+            parsed = data
+        return status, resp_headers, parsed
+
+    def send(self, method, path, payload=None, headers=None):
+        """One request exactly as given (no cookies added, nothing parsed): (status, headers, bytes)."""
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        conn.request(method, path, body=payload, headers=headers or {})
         resp = conn.getresponse()
         data = resp.read()
-        for header in resp.headers.get_all("Set-Cookie") or []:
+        conn.close()
+        return resp.status, resp.headers, data
+
+    def keep_cookies(self, headers):
+        for header in headers.get_all("Set-Cookie") or []:
             for name, morsel in SimpleCookie(header).items():
                 if morsel["max-age"] == "0" or not morsel.value:
                     self.cookies.pop(name, None)
                 else:
                     self.cookies[name] = morsel.value
-        conn.close()
-        try:
-            parsed = json.loads(data) if data else None
-        except ValueError:
-            parsed = data
-        return resp.status, resp.headers, parsed
 
     def get(self, path, **kw):
         return self.request("GET", path, **kw)
