@@ -42,7 +42,7 @@ def test_it_keeps_the_point_under_the_cursor_through_ctrl_wheel_zoom(srv, deskto
     # Zooming out near an edge may run out of room to scroll; these points keep room.
     for delta, x, y in ((-100, 900, 300), (-100, 300, 650), (100, 640, 400)):
         before = reader.state("mcReader.zoom")
-        dx, dy = pinned(reader, x, y, lambda: ctrl_wheel(reader, x, y, delta, 2))
+        dx, dy = pinned(reader, x, y, lambda x=x, y=y, delta=delta: ctrl_wheel(reader, x, y, delta, 2))
         assert reader.state("mcReader.zoom") != before
         assert dx <= 2 and dy <= 2, (delta, x, y, dx, dy)
 
