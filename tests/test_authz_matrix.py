@@ -19,7 +19,10 @@ from tests.support.app import AppServer
 from tests.support.pages import add_notes, wait_for_library
 
 MOON = "Moon%20Garden"
-NOTE = {"id": "matrix1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2", "text": "Moon Garden · Ch. 2", "read": False}
+NOTE = {
+    "id": "matrix1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2", "text": "Moon Garden · Ch. 2",
+    "read": False,
+}
 CHAPTER = {"m": "Moon Garden", "c": "1/2"}
 VOTE = {**CHAPTER, "v": "c0002 Roots [Official]", "value": 1}
 PROGRESS = {**CHAPTER, "v": "c0002 Roots [Official]", "p": 1, "n": 2, "done": False, "shift": []}

@@ -107,9 +107,13 @@ def test_it_mixes_formats_that_match_their_extensions(made):
 
 def test_it_colours_each_manga_differently(made):
     path = made[0]
-    firsts = [path / "Moon Garden/b01 Spring/c0001 Seeds/002.jpg", path / "星の図書館/b01 第一巻/c0001 はじまり/002.webp",
-              path / "Iron Harbor/b01 Rust and Salt/c0001 Dockside/002.webp", path / "Paper Cranes/c0000 Prologue/001.jpg",
-              path / "Clockwork Fox/c0001 Tick 1/001.png"]
+    firsts = [
+        path / "Moon Garden/b01 Spring/c0001 Seeds/002.jpg",
+        path / "星の図書館/b01 第一巻/c0001 はじまり/002.webp",
+        path / "Iron Harbor/b01 Rust and Salt/c0001 Dockside/002.webp",
+        path / "Paper Cranes/c0000 Prologue/001.jpg",
+        path / "Clockwork Fox/c0001 Tick 1/001.png",
+    ]
     headers = {tuple(v // 16 for v in Image.open(p).convert("RGB").getpixel((450, 10))) for p in firsts}
     assert len(headers) == len(firsts)
 

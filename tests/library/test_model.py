@@ -15,7 +15,10 @@ def version(name="c0001 Start [Group]", files=("001.jpg", "002 [r90] [cover].png
 def test_it_unpacks_pages_with_tags_rotation_and_unknown_sizes():
     v = version(source="Group", title="Start", direction="ltr")
     assert v.page_count == 2 and v.path == "Manga/b01/c0001 Start [Group]"
-    assert v.pages() == [Page("001.jpg", 800, 1200, (), 0), Page("002 [r90] [cover].png", None, None, ("r90", "cover"), 90)]
+    assert v.pages() == [
+        Page("001.jpg", 800, 1200, (), 0),
+        Page("002 [r90] [cover].png", None, None, ("r90", "cover"), 90),
+    ]
     assert v.meta == {} and v.direction == "ltr"
 
 
@@ -33,8 +36,9 @@ def test_it_walks_chapters_in_reading_order():
     def ch(book, key):
         return Chapter(book, key, [version(name=f"c{key}")])
 
-    manga = Manga("M", [Book("x1", [ch("x1", "1")]), Book("2", [ch("2", "10"), ch("2", "9")]), Book("0", [ch("0", "1")])],
-                  title="M", sort_title="M", meta={}, direction="rtl", cover=None, added=0, updated=0, stamp=0)
+    books = [Book("x1", [ch("x1", "1")]), Book("2", [ch("2", "10"), ch("2", "9")]), Book("0", [ch("0", "1")])]
+    manga = Manga("M", books, title="M", sort_title="M", meta={}, direction="rtl", cover=None,
+                  added=0, updated=0, stamp=0)
     assert [c.id for c in manga.chapters()] == ["0/1", "2/9", "2/10", "x1/1"]
     assert manga.chapter("2/10").key == "10" and manga.chapter("2/11") is None
     assert manga.book("x1").extra and not manga.book("2").extra
@@ -51,7 +55,8 @@ def build_library(manga=40, chapters=100, pages=25):
         for c in range(chapters):
             files = [f"{p:03d}.jpg" for p in range(1, pages + 1)]
             v = Version(f"c{c:04d} Chapter Title {c} [Group]", dir=parent, files=files,
-                        sizes=[(960, 1400 + p) for p in range(pages)], stamp=(123456 << 64) | 1_790_000_000_000_000_000 + c,
+                        sizes=[(960, 1400 + p) for p in range(pages)],
+                        stamp=(123456 << 64) | 1_790_000_000_000_000_000 + c,
                         source="Group", title=f"Chapter Title {c}", direction="rtl")
             chs.append(Chapter("1", str(c), [v]))
         book = Book("1", chs, title=f"Book Title {m}", folder=folder, stamp=1 << 70)

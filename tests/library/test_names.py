@@ -2,8 +2,19 @@
 import pytest
 
 from library.names import (
-    BookName, ChapterName, is_ignored, is_page, is_valid_text, key_order, natural_key, next_free_key,
-    number_key, parse_book, parse_chapter, parse_page, parse_volume_chapter,
+    BookName,
+    ChapterName,
+    is_ignored,
+    is_page,
+    is_valid_text,
+    key_order,
+    natural_key,
+    next_free_key,
+    number_key,
+    parse_book,
+    parse_chapter,
+    parse_page,
+    parse_volume_chapter,
 )
 
 

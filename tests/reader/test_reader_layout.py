@@ -150,7 +150,8 @@ def test_it_turns_a_rotated_page_with_swapped_sizes(srv, desktop, reader_on):
     check_box(box, 533.3, 800)  # stored 1350×900, shown 900×1350
     img = reader.page.evaluate("""(() => { const img = document.querySelector('.rd-page img');
         const r = img.getBoundingClientRect();
-        return {w: img.offsetWidth, h: img.offsetHeight, rw: r.width, rh: r.height, x: r.left, t: img.style.transform}; })()""")
+        return {w: img.offsetWidth, h: img.offsetHeight, rw: r.width, rh: r.height, x: r.left,
+                t: img.style.transform}; })()""")
     assert near(img["w"], 800) and near(img["h"], 533.3)  # sized swapped …
     assert img["t"] == "rotate(90deg)" and near(img["rw"], box["w"]) and near(img["rh"], box["h"])  # … and turned
     assert near(img["x"], box["x"])

@@ -13,7 +13,8 @@ WATCH = """() => { window.swaps = [];
       r.removedNodes.forEach((n) => n.dataset && removed.push(+n.dataset.i));
       r.addedNodes.forEach((n) => { if (!n.dataset || n.dataset.i === undefined) return;
         const img = n.querySelector('img');
-        added.push({i: +n.dataset.i, ready: !!img && img.complete && img.naturalWidth > 0, decoding: img && img.decoding}); });
+        added.push({i: +n.dataset.i, ready: !!img && img.complete && img.naturalWidth > 0,
+                    decoding: img && img.decoding}); });
     }
     swaps.push({removed, added});
   }).observe(document.querySelector('.rd-canvas'), {childList: true}); }"""
@@ -68,7 +69,8 @@ def test_it_shows_a_spinner_only_after_150ms(srv, desktop, reader_on):
             spin.push([Math.round(performance.now() - t0), el.classList.contains('rd-loading')]); })
           .observe(document.querySelector('.rd-canvas'), {subtree: true, attributes: true, attributeFilter: ['class']});
         document.querySelector('.rd-slider').dispatchEvent(new Event('change')); }""")
-    reader.wait("document.querySelector('.rd-page img').complete && document.querySelector('.rd-page img').naturalWidth > 0", 10)
+    reader.wait("document.querySelector('.rd-page img').complete"
+                " && document.querySelector('.rd-page img').naturalWidth > 0", 10)
     reader.settle()
     spin = reader.page.evaluate("spin")
     on = [t for t, loading in spin if loading]

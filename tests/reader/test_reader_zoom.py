@@ -42,7 +42,7 @@ def test_it_keeps_the_point_under_the_cursor_through_ctrl_wheel_zoom(srv, deskto
     # Zooming out near an edge may run out of room to scroll; these points keep room.
     for delta, x, y in ((-100, 900, 300), (-100, 300, 650), (100, 640, 400)):
         before = reader.state("mcReader.zoom")
-        dx, dy = pinned(reader, x, y, lambda: ctrl_wheel(reader, x, y, delta, 2))
+        dx, dy = pinned(reader, x, y, lambda x=x, y=y, delta=delta: ctrl_wheel(reader, x, y, delta, 2))
         assert reader.state("mcReader.zoom") != before
         assert dx <= 2 and dy <= 2, (delta, x, y, dx, dy)
 
@@ -100,7 +100,8 @@ def test_it_saves_zoom_per_mode_800ms_after_the_last_change(srv, desktop, reader
 def test_it_suppresses_browser_zoom_only_over_the_pages(srv, desktop, reader_on):
     reader = reader_on(desktop, srv, startMode="page").open(MOON, 1, 1)
     wheel = """([x, y]) => { const target = document.elementFromPoint(x, y);
-        const e = new WheelEvent('wheel', {deltaY: -50, ctrlKey: true, clientX: x, clientY: y, bubbles: true, cancelable: true});
+        const e = new WheelEvent('wheel',
+          {deltaY: -50, ctrlKey: true, clientX: x, clientY: y, bubbles: true, cancelable: true});
         return {kept: target.dispatchEvent(e), zoom: mcReader.zoom}; }"""
     assert reader.page.evaluate(wheel, [100, 400]) == {"kept": True, "zoom": 1}  # beside the page
     over = reader.page.evaluate(wheel, [640, 400])
@@ -125,7 +126,8 @@ def test_it_zooms_with_safari_gesture_events(srv, desktop, reader_on):
 
 
 def touch(cdp, kind, points):
-    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y, "id": n} for n, (x, y) in enumerate(points)]})
+    touch_points = [{"x": x, "y": y, "id": n} for n, (x, y) in enumerate(points)]
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": touch_points})
 
 
 def test_it_zooms_with_a_two_finger_pinch_at_the_midpoint(srv, phone, reader_on):
@@ -148,7 +150,8 @@ def test_it_zooms_with_a_two_finger_pinch_at_the_midpoint(srv, phone, reader_on)
 def test_it_keeps_the_reading_position_through_a_resize(srv, desktop, reader_on, mode):
     reader = reader_on(desktop, srv, startMode=mode, zoom={"page": 2.5}).open(MOON, 1, 3)
     if mode == "flow":
-        reader.page.evaluate("document.querySelector('.rd-scroller').scrollTop = mcReader.boxes[4].y + 0.3 * mcReader.boxes[4].h")
+        reader.page.evaluate(
+            "document.querySelector('.rd-scroller').scrollTop = mcReader.boxes[4].y + 0.3 * mcReader.boxes[4].h")
         x, y = 640, 0
     else:
         reader.page.evaluate("document.querySelector('.rd-scroller').scrollTo(300, 700)")

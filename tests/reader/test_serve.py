@@ -56,6 +56,18 @@ def test_it_refuses_to_start_on_a_corrupt_db_and_leaves_it_alone(data_dir):
 def test_it_keeps_every_change_older_than_the_flush_window_after_kill_9(data_dir, library_dir):
     """A burst of settings changes, then kill -9 at a random moment: the file always parses and
     holds every change acknowledged more than 0.6 s before the kill."""
+    def burst(client, cycle, stop, acks):
+        i = 0
+        while not stop.is_set():
+            i += 1
+            zoom = round(0.2 + (cycle * 2000 + i) * 0.0005, 4)
+            try:
+                status, _, _ = client.post("/api/settings", {"zoom": {"page": zoom}})
+            except (OSError, http.client.HTTPException):
+                return
+            if status == 200:
+                acks.append((time.monotonic(), zoom))
+
     rng = random.Random(7)
     for cycle in range(3):
         srv = Server(data_dir, library_dir).start()
@@ -66,20 +78,7 @@ def test_it_keeps_every_change_older_than_the_flush_window_after_kill_9(data_dir
             client.login("admin")
         acks = []
         stop = threading.Event()
-
-        def burst():
-            i = 0
-            while not stop.is_set():
-                i += 1
-                zoom = round(0.2 + (cycle * 2000 + i) * 0.0005, 4)
-                try:
-                    status, _, _ = client.post("/api/settings", {"zoom": {"page": zoom}})
-                except (OSError, http.client.HTTPException):
-                    return
-                if status == 200:
-                    acks.append((time.monotonic(), zoom))
-
-        thread = threading.Thread(target=burst)
+        thread = threading.Thread(target=burst, args=(client, cycle, stop, acks))
         thread.start()
         time.sleep(rng.uniform(1.0, 2.5))
         killed_at = time.monotonic()

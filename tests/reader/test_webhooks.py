@@ -9,7 +9,9 @@ from mangacircus import netguard
 from reader import webhooks
 from tests.reader.webhook_target import Target
 
-ITEMS = [{"manga": "Moon Garden", "chapter": "1/3", "text": "Moon Garden · Ch. 3: Leaves", "url": "read/Moon%20Garden/1/3/"}]
+ITEMS = [
+    {"manga": "Moon Garden", "chapter": "1/3", "text": "Moon Garden · Ch. 3: Leaves", "url": "read/Moon%20Garden/1/3/"},
+]
 
 
 @pytest.fixture

@@ -220,7 +220,8 @@ class FakeSite:
         if body is None:
             return status(404)(h, b"")
         if flaky:
-            return status(self.random.choice((502, 503)), {"Content-Type": "text/html"}, b"<h1>Bad gateway</h1>")(h, body)
+            code = self.random.choice((502, 503))
+            return status(code, {"Content-Type": "text/html"}, b"<h1>Bad gateway</h1>")(h, body)
         if path.startswith("/img/") and self.page_delay:
             time.sleep(self.page_delay)
         status(200, {"Content-Type": content_type}, body)(h, body)
@@ -233,7 +234,8 @@ class FakeSite:
                                  if q in v["title"].lower()]), "application/json"
         if m := re.fullmatch(r"/series/([^/]+)", path):
             s = self.series.get(m.group(1))
-            return (orjson.dumps({"id": m.group(1), "title": s["title"], "authors": ["A. Writer"]}) if s else None), "application/json"
+            payload = orjson.dumps({"id": m.group(1), "title": s["title"], "authors": ["A. Writer"]}) if s else None
+            return payload, "application/json"
         if m := re.fullmatch(r"/series/([^/]+)/chapters", path):
             s = self.series.get(m.group(1))
             return (orjson.dumps([{k: c[k] for k in ("id", "number", "title", "group")} for c in s["chapters"]])

@@ -38,7 +38,8 @@ def test_it_refuses_everyone_but_admins(reader_user, guest, reader_daemon):
 
 
 def test_it_refuses_odd_paths(admin, reader_daemon):
-    for path in ("/api/admin/scraper/status/../../x", "/api/admin/scraper/STATUS%0d%0aX:1", "/api/admin/scraper/a/b/c/d"):
+    for path in ("/api/admin/scraper/status/../../x", "/api/admin/scraper/STATUS%0d%0aX:1",
+                 "/api/admin/scraper/a/b/c/d"):
         assert admin.get(path)[0] == 404
 
 

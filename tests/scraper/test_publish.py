@@ -35,7 +35,9 @@ def test_it_keeps_names_within_255_bytes():
     assert names.page_file(0, 12, "jpg") == "001.jpg" and names.page_file(1200, 1500, "png") == "1201.png"
 
 
-@pytest.mark.parametrize("fmt,ext", [("JPEG", "jpg"), ("PNG", "png"), ("WEBP", "webp"), ("GIF", "gif"), ("AVIF", "avif")])
+@pytest.mark.parametrize("fmt,ext", [
+    ("JPEG", "jpg"), ("PNG", "png"), ("WEBP", "webp"), ("GIF", "gif"), ("AVIF", "avif"),
+])
 def test_it_accepts_allowed_image_types_with_the_extension_of_their_bytes(fmt, ext):
     assert verify(image_bytes(fmt))[0] == ext
 

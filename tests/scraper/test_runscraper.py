@@ -148,7 +148,9 @@ def test_it_survives_repeated_kill_9_mid_chapter(scraper_proc, tmp_path, site, l
         stop.set()
         watcher.join()
     assert partial == []
-    assert sorted(complete_chapters(library, 12)) == ["c0001 Part 1 [Fans]", "c0002 Part 2 [Fans]", "c0003 Part 3 [Fans]"]
+    assert sorted(complete_chapters(library, 12)) == [
+        "c0001 Part 1 [Fans]", "c0002 Part 2 [Fans]", "c0003 Part 3 [Fans]",
+    ]
     refetched = sum(site.hits[p] - 1 for p in site.image_paths())
     print(f"\nkill -9 x{kills}: {refetched} pages fetched again out of 36 (at most one in flight per kill)")
     assert refetched <= kills

@@ -11,7 +11,6 @@ from bench.server import Server
 from tests.conftest import PASSWORD, make_page
 from tests.support.pages import sign_in, wait_for_library
 
-
 pytestmark = pytest.mark.browser  # the context fixture asks for desktop or phone by name
 
 

@@ -2,8 +2,10 @@
 from tests.support.pages import add_notes
 
 NOTES = [
-    {"id": "n1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2", "text": "Moon Garden · Ch. 2: Roots", "read": False},
-    {"id": "n2", "t": 1_790_000_100_000, "m": "Gone Manga", "c": "1/1", "text": "Gone Manga · Ch. 1", "read": False},
+    {"id": "n1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2", "text": "Moon Garden · Ch. 2: Roots",
+     "read": False},
+    {"id": "n2", "t": 1_790_000_100_000, "m": "Gone Manga", "c": "1/1", "text": "Gone Manga · Ch. 1",
+     "read": False},
 ]
 
 

@@ -140,7 +140,9 @@ def test_it_refuses_paths_outside_the_import_roots(daemon, imports, tmp_path):
     (outside / "c1" / "1.png").write_bytes(png())
     (imports / "link").symlink_to(outside)
     source = __import__("scraper.sources", fromlist=["get"]).get("folder")
-    for path in (str(outside), str(imports / "link"), str(imports / ".." / "elsewhere"), "relative/path", str(imports / "missing")):
+    paths = (str(outside), str(imports / "link"), str(imports / ".." / "elsewhere"), "relative/path",
+             str(imports / "missing"))
+    for path in paths:
         with pytest.raises(InvalidInput):
             source.check_id(daemon.local, path)
 
