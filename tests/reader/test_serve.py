@@ -29,9 +29,7 @@ def _serve(data, *extra, timeout=10):
 
 
 def test_it_refuses_a_second_reader_on_the_same_data(server):
-    started = time.monotonic()
-    result = _serve(server.data)
-    assert time.monotonic() - started < 2.5
+    result = _serve(server.data)  # exits on its own: a second server would serve until the timeout
     assert result.returncode != 0
     assert f"pid {server.proc.pid}" in result.stderr
     assert server.client().get("/api/auth")[0] == 200
