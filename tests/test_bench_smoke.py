@@ -39,3 +39,15 @@ def test_it_prints_every_row_of_the_table(tmp_path):
         assert re.search(r"\d+\.\d\d×", line) or re.search(r"n/a\s+\[\d+\]$", line), line
     for target in TARGETS:
         assert target in out, f"target {target!r} not printed"
+
+
+def test_it_prints_the_slow_clients_table():
+    run = subprocess.run([sys.executable, "-m", "bench.slowclients", "--slow", "20", "--seconds", "0.5", "--runs", "1"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = run.stdout
+    assert out.startswith("MangaCircus slow clients: 20 connections"), out[:500]
+    for name in ("probe p50, 20 slow clients", "probe p99, 20 slow clients", "/lib/ image, 4 clients, 20 slow clients",
+                 "worker CPU per image, 20 slow clients", "worker CPU, 20 slow clients alone"):
+        assert name in out, f"row {name!r} missing from:\n{out}"
+    assert "≤ 2× calm" in out and "≥ 0.9× calm" in out and "≤ 1.11× calm" in out

@@ -1,7 +1,9 @@
 """Run the reader under gunicorn: one worker process with threads, the single writer of DATA.
 
-Run under systemd: deploy/mangacircus-web.service.
+The worker is gunicorn's gthread worker reading request heads in its loop, so a slow client does not
+hold a request thread (mangacircus/gworker.py). Run under systemd: deploy/mangacircus-web.service.
 """
+import resource
 import sys
 
 from django.conf import settings
@@ -10,6 +12,12 @@ from django.core.management.base import BaseCommand, CommandError
 
 from mangacircus import locks, runtime, secretkey
 from mangacircus.jsonfile import StateFileError
+
+# Open connections at once (gunicorn's worker_connections, its default): those being served, kept
+# alive, or still sending their request head. More wait in the listen backlog.
+MAX_CONNECTIONS = 1000
+# File descriptors kept for the rest of the process: the files being sent, state files, logs, pipes.
+SPARE_FILES = 256
 
 
 class Command(BaseCommand):
@@ -38,7 +46,25 @@ class Command(BaseCommand):
         bind = options["bind"] or f"0.0.0.0:{settings.PORT}"
         self.stdout.write(f"MangaCircus reader on http://{bind}/ (data {settings.DATA}, library {settings.LIBRARY})")
         self.stdout.flush()
-        ReaderServer({"bind": bind, "threads": options["threads"]}).run()
+        connections = connection_limit()
+        ReaderServer({"bind": bind, "threads": options["threads"], "connections": connections}).run()
+
+
+def connection_limit():
+    """MAX_CONNECTIONS, once the limit on open files allows it (raised up to the hard limit if
+    needed); fewer if the hard limit is lower. Running out of descriptors would stop the worker."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = MAX_CONNECTIONS + SPARE_FILES
+    if soft != resource.RLIM_INFINITY and soft < want:
+        raised = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (ValueError, OSError):
+            pass
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(16, min(MAX_CONNECTIONS, soft - SPARE_FILES))
 
 
 def _worker_exit(server, worker):
@@ -55,12 +81,18 @@ class ReaderServer:
     def __new__(cls, options):
         from gunicorn.app.base import BaseApplication
 
+        from mangacircus.gworker import HeadFirstWorker
+
+        HeadFirstWorker.head_timeout = settings.HEADER_TIMEOUT
+
         class _App(BaseApplication):
             def load_config(self):
                 self.cfg.set("bind", [options["bind"]])
                 self.cfg.set("workers", 1)
-                self.cfg.set("worker_class", "gthread")
+                # gthread, but a thread gets a connection only once its request head is in.
+                self.cfg.set("worker_class", "mangacircus.gworker.HeadFirstWorker")
                 self.cfg.set("threads", options["threads"])
+                self.cfg.set("worker_connections", options["connections"])
                 self.cfg.set("graceful_timeout", 10)
                 self.cfg.set("timeout", 60)
                 self.cfg.set("accesslog", "-" if settings.ACCESS_LOG else None)
