@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.support.server import Server
+from bench.server import Server
 
 HEAD_START = b"GET /api/auth HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
 
@@ -43,8 +43,8 @@ def _get(port, path, timeout):
         conn.close()
 
 
-def test_it_answers_while_more_slow_clients_than_threads_trickle_their_headers(server):
-    socks = _slow_connections(server.port, 3 * server.threads)
+def test_it_answers_while_more_slow_clients_than_threads_trickle_their_headers(real_server):
+    socks = _slow_connections(real_server.port, 3 * real_server.threads)
     stop = threading.Event()
     trickler = threading.Thread(target=_trickle, args=(socks, stop), daemon=True)
     trickler.start()
@@ -53,7 +53,7 @@ def test_it_answers_while_more_slow_clients_than_threads_trickle_their_headers(s
         for _ in range(3):
             started = time.monotonic()
             try:
-                status = _get(server.port, "/api/auth", timeout=4)
+                status = _get(real_server.port, "/api/auth", timeout=4)
             except TimeoutError:
                 pytest.fail(f"no answer in 4 s with {len(socks)} slow connections open")
             assert status == 200
@@ -87,6 +87,7 @@ def _closed_after(sock, limit):
     return None, said
 
 
+@pytest.mark.process
 def test_it_closes_a_head_that_takes_longer_than_header_timeout(data_dir, library_dir):
     srv = Server(data_dir, library_dir, env={"HEADER_TIMEOUT": "1"}).start()
     try:
@@ -121,9 +122,9 @@ def _answers(sock, count, timeout=5):
     return [part.split(b"\r\n", 1)[0] for part in received.split(b"HTTP/1.1 ")[1:]]
 
 
-def test_it_keeps_alive_and_serves_heads_in_pieces_and_pipelined(server):
+def test_it_keeps_alive_and_serves_heads_in_pieces_and_pipelined(real_server):
     request = b"GET /api/auth HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-    with socket.create_connection(("127.0.0.1", server.port)) as s:
+    with socket.create_connection(("127.0.0.1", real_server.port)) as s:
         for piece in (request[:7], request[7:30], request[30:]):
             s.sendall(piece)
             time.sleep(0.05)
@@ -140,8 +141,8 @@ def test_it_keeps_alive_and_serves_heads_in_pieces_and_pipelined(server):
         assert _answers(s, 2) == [b"401 Unauthorized", b"200 OK"]
 
 
-def test_it_answers_431_to_a_head_over_64_kib(server):
-    with socket.create_connection(("127.0.0.1", server.port)) as s:
+def test_it_answers_431_to_a_head_over_64_kib(real_server):
+    with socket.create_connection(("127.0.0.1", real_server.port)) as s:
         s.sendall(b"GET /api/auth HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 70_000)
         s.settimeout(5)
         assert s.recv(64).startswith(b"HTTP/1.1 431 ")
