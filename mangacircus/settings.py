@@ -143,8 +143,8 @@ ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["*"])
 DEBUG = _bool("DEBUG", False)
 # gunicorn's access log costs about a fifth of a small request; a reverse proxy keeps its own.
 ACCESS_LOG = _bool("ACCESS_LOG", True)
-# Seconds a client has to send a whole request head before `serve` answers 408 and closes
-# (mangacircus/gworker.py); the head is read by the worker's loop, not by a request thread.
+# Seconds a client has to send a whole request, head and body, before `serve` answers 408 and
+# closes (mangacircus/gworker.py); the request is read by the worker's loop, not by a request thread.
 HEADER_TIMEOUT = _float("HEADER_TIMEOUT", 10, 1, 300)
 # log2 of the scrypt cost N for new password hashes (2^17 = 128 MiB, ~0.6 s). Tests lower it.
 SCRYPT_LOG_N = _int("SCRYPT_LOG_N", 17, 10, 20)

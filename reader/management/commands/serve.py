@@ -1,7 +1,7 @@
 """Run the reader under gunicorn: one worker process with threads, the single writer of DATA.
 
-The worker is gunicorn's gthread worker reading request heads in its loop, so a slow client does not
-hold a request thread (mangacircus/gworker.py). Run under systemd: deploy/mangacircus-web.service.
+The worker is gunicorn's gthread worker reading whole requests, head and body, in its loop, so a slow
+client does not hold a request thread (mangacircus/gworker.py). Run under systemd: deploy/mangacircus-web.service.
 """
 import resource
 import sys
@@ -14,7 +14,7 @@ from mangacircus import locks, runtime, secretkey
 from mangacircus.jsonfile import StateFileError
 
 # Open connections at once (gunicorn's worker_connections, its default): those being served, kept
-# alive, or still sending their request head. More wait in the listen backlog.
+# alive, or still sending their request. More wait in the listen backlog.
 MAX_CONNECTIONS = 1000
 # File descriptors kept for the rest of the process: the files being sent, state files, logs, pipes.
 SPARE_FILES = 256
@@ -81,16 +81,18 @@ class ReaderServer:
     def __new__(cls, options):
         from gunicorn.app.base import BaseApplication
 
-        from mangacircus.gworker import HeadFirstWorker
+        from mangacircus.gworker import WholeRequestWorker
+        from mangacircus.http import MAX_BODY
 
-        HeadFirstWorker.head_timeout = settings.HEADER_TIMEOUT
+        WholeRequestWorker.request_timeout = settings.HEADER_TIMEOUT  # head and body
+        WholeRequestWorker.max_body = MAX_BODY
 
         class _App(BaseApplication):
             def load_config(self):
                 self.cfg.set("bind", [options["bind"]])
                 self.cfg.set("workers", 1)
-                # gthread, but a thread gets a connection only once its request head is in.
-                self.cfg.set("worker_class", "mangacircus.gworker.HeadFirstWorker")
+                # gthread, but a thread gets a connection only once its whole request is in.
+                self.cfg.set("worker_class", "mangacircus.gworker.WholeRequestWorker")
                 self.cfg.set("threads", options["threads"])
                 self.cfg.set("worker_connections", options["connections"])
                 self.cfg.set("graceful_timeout", 10)
