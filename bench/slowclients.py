@@ -1,24 +1,26 @@
 """Slow clients against a real `manage.py serve`: the figures with and without 500 of them.
 
-    python -m bench.slowclients [--slow 500] [--interval 1] [--seconds 3] [--runs 6]
+    python -m bench.slowclients [--slow 500] [--interval 1] [--seconds 3] [--runs 6] [--kinds heads,bodies]
 
-A slow client opens a connection, sends `GET /api/auth HTTP/1.1`, a Host header and the start of
-another, then one more header byte every `--interval` seconds (spread out: not all clients at once),
-never ending the head. When the server closes one (after HEADER_TIMEOUT, 10 s, with a 408) it is
-opened again at once, so `--slow` stay open all along, as an attacker would keep them.
+A slow client opens a connection and sends the start of a request, then one more byte every
+`--interval` seconds (spread out: not all clients at once), never finishing it. Two kinds:
+- heads: `GET /api/auth HTTP/1.1`, a Host header and the start of another, then header bytes;
+- bodies: a whole `POST /api/login` head with `Content-Length: 100`, then body bytes.
+When the server closes one (after HEADER_TIMEOUT, 10 s, with a 408) it is opened again at once, so
+`--slow` stay open all along, as an attacker would keep them.
 
 Windows of measurement alternate, calm and with the slow clients open (a cycle: one calm window,
-then the slow clients are opened and two slow windows measured, the second one across the moment
-the server times them all out and they reconnect). A window measures
+then for each kind the slow clients are opened and two slow windows measured, the second one across
+the moment the server times them all out and they reconnect). A window measures
 - probe: GET /api/auth on a new connection every 20 ms, one at a time (p50 and p99, ms), then
 - image throughput: GET of one /lib/ page (a ~160 KB JPEG) in a closed loop from 4 keep-alive
   connections (wrk if installed, else a Python client; pages a second).
-Targets: probe p99 with slow clients ≤ 2× calm, image throughput ≥ 0.9× calm. Each figure is the
-median over the windows of its kind (the best windows are in the notes). The machine may be busy
-with other work, which moves throughput a lot from one window to the next; so the worker's CPU time
-per image served (the slow clients' share included) is given too, with the same target (≤ 1/0.9 =
-1.11× calm): a server that has the CPU to itself serves images at the inverse of it. Last, the
-worker's CPU use with only the slow clients, against idle.
+Targets: probe p99 with slow clients ≤ 2× calm, image throughput ≥ 0.9× calm; each kind of slow
+client gets its rows. Each figure is the median over the windows of its kind (the best windows are
+in the notes). The machine may be busy with other work, which moves throughput a lot from one window
+to the next; so the worker's CPU time per image served (the slow clients' share included) is given
+too, with the same target (≤ 1/0.9 = 1.11× calm): a server that has the CPU to itself serves images
+at the inverse of it. Last, the worker's CPU use with only the slow clients of each kind, against idle.
 The server runs on CPU 0, the load, the probes and the slow clients on CPU 1 (2+ CPUs).
 """
 import argparse
@@ -39,7 +41,12 @@ from . import loadgen, serving
 from .generate import _page_image
 from .report import Row, machine, table, target
 
-SLOW_HEAD = b"GET /api/auth HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+SLOW_START = {
+    "heads": b"GET /api/auth HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ",
+    "bodies": b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+              b"Content-Length: 100\r\n\r\n{\"name\": \"",
+}
+CALLED = {"heads": "slow clients", "bodies": "slow bodies"}  # in the rows' names
 PROBE_EVERY = 0.02
 PROBE_TIMEOUT = 10.0
 IMAGE_CLIENTS = 4
@@ -48,10 +55,10 @@ TICKS = 50  # a slow client's bytes go out in this many slices of the interval
 
 
 class SlowClients:
-    """`count` connections trickling a request head; one the server closes is opened again."""
+    """`count` connections trickling a request head or body; one the server closes is opened again."""
 
-    def __init__(self, port, count, interval):
-        self.port, self.count, self.interval = port, count, interval
+    def __init__(self, port, count, interval, kind="heads"):
+        self.port, self.count, self.interval, self.start_bytes = port, count, interval, SLOW_START[kind]
         self.selector = selectors.DefaultSelector()
         self.stop_event = threading.Event()
         self.thread = None
@@ -60,7 +67,7 @@ class SlowClients:
     def _open(self):
         try:
             sock = socket.create_connection(("127.0.0.1", self.port), timeout=5)
-            sock.sendall(SLOW_HEAD)
+            sock.sendall(self.start_bytes)
         except OSError:
             self.connect_failures += 1
             return
@@ -185,36 +192,41 @@ def window(server, cookie, opts, client_cpus):
 
 
 def measure(server, cookie, opts, client_cpus, say):
-    """Windows of measurement, calm and slow by turns: per cycle one calm window, then the slow clients
-    are opened and two slow windows measured (the second one sees the server close every slow
-    connection at HEADER_TIMEOUT, and the clients reopen them), then they are closed. Returns the
-    windows of each kind, the slow clients of each cycle, and the worker's share of a CPU idle and
-    with only the slow clients."""
-    calm, slow, counters = [], [], []
+    """Windows of measurement, calm and slow by turns: per cycle one calm window, then for each kind the
+    slow clients are opened and two slow windows measured (the second one sees the server close every
+    slow connection at HEADER_TIMEOUT, and the clients reopen them), then they are closed. Returns the
+    calm windows; for each kind, its slow windows and slow clients of each cycle; and the worker's share
+    of a CPU idle and, for each kind, with only the slow clients."""
+    calm, slow, counters = [], {kind: [] for kind in opts.kinds}, {kind: [] for kind in opts.kinds}
     show = lambda w: (f"probe p50 {w['p50']:.2f} p99 {w['p99']:.2f} ms ({w['failed']} failed), "  # noqa: E731
                       f"images {w['rps']:,.0f}/s at {w['cpu']:.2f} ms of worker CPU each")
     for cycle in range(opts.runs):
         calm.append(window(server, cookie, opts, client_cpus))
         say(f"cycle {cycle + 1}, calm: {show(calm[-1])}")
-        slow_clients = SlowClients(server.port, opts.slow, opts.interval).start()
+        for kind in opts.kinds:
+            slow_clients = SlowClients(server.port, opts.slow, opts.interval, kind).start()
+            try:
+                time.sleep(1)
+                for _ in range(2):
+                    slow[kind].append(window(server, cookie, opts, client_cpus))
+                    c = slow_clients
+                    say(f"cycle {cycle + 1}, {CALLED[kind]}: {show(slow[kind][-1])}; {c.open_now} open, "
+                        f"{c.closed_by_server} closed by the server ({c.answered_408} with a 408)")
+            finally:
+                slow_clients.stop()
+            counters[kind].append(slow_clients)
+            time.sleep(1)  # the server closes what the slow clients left behind
+    idle = cpu_share(server, 2 * opts.seconds)
+    busy = {}
+    for kind in opts.kinds:
+        slow_clients = SlowClients(server.port, opts.slow, opts.interval, kind).start()
         try:
-            time.sleep(1)
-            for _ in range(2):
-                slow.append(window(server, cookie, opts, client_cpus))
-                say(f"cycle {cycle + 1}, slow: {show(slow[-1])}; {slow_clients.open_now} slow open, "
-                    f"{slow_clients.closed_by_server} closed by the server ({slow_clients.answered_408} with a 408)")
+            busy[kind] = cpu_share(server, 4 * opts.seconds)
         finally:
             slow_clients.stop()
-        counters.append(slow_clients)
-        time.sleep(1)  # the server closes what the slow clients left behind
-    idle = cpu_share(server, 2 * opts.seconds)
-    slow_clients = SlowClients(server.port, opts.slow, opts.interval).start()
-    try:
-        busy = cpu_share(server, 4 * opts.seconds)
-    finally:
-        slow_clients.stop()
-    say(f"worker CPU: {idle:.1%} of a CPU idle, {busy:.1%} with the slow clients alone")
-    return calm, slow, counters, (idle, busy)
+        say(f"worker CPU: {idle:.1%} of a CPU idle, {busy[kind]:.1%} with the {CALLED[kind]} alone")
+        time.sleep(1)
+    return calm, slow, counters, idle, busy
 
 
 def _median(values):
@@ -222,8 +234,9 @@ def _median(values):
     return values[len(values) // 2]
 
 
-def rows_from(calm, slow, counters, cpu, opts, size):
-    """Each figure is the median over the windows of its kind; the best windows are in the notes."""
+def rows_from(calm, slow, counters, cpu, opts, size, kind="heads"):
+    """The rows of one kind of slow client. Each figure is the median over the windows of its kind;
+    the best windows are in the notes."""
     keys = {"p50": min, "p99": min, "rps": max, "cpu": min}
     median = {key: (_median(w[key] for w in calm), _median(w[key] for w in slow)) for key in keys}
     best = {key: (pick(w[key] for w in calm), pick(w[key] for w in slow)) for key, pick in keys.items()}
@@ -234,7 +247,7 @@ def rows_from(calm, slow, counters, cpu, opts, size):
     image_errors = sum(w["errors"] for w in slow)
     closed = sum(c.closed_by_server for c in counters)
     answered = sum(c.answered_408 for c in counters)
-    who = f"{opts.slow} slow clients"
+    who = f"{opts.slow} {CALLED[kind]}"
     idle, busy = cpu
 
     def row(name, key, shown, spec=None, note=""):
@@ -257,7 +270,7 @@ def rows_from(calm, slow, counters, cpu, opts, size):
             "; the worker's CPU time over the image load (slow clients included) per image served: the "
             "throughput target on a CPU-bound server, whatever else the machine runs"),
         Row(f"worker CPU, {who} alone", value=busy, shown=f"{busy:.1%} of a CPU", baseline=f"idle {idle:.1%}",
-            note="what reading and timing out their heads costs the server, with no other load"),
+            note="what reading and timing out their requests costs the server, with no other load"),
     ]
 
 
@@ -266,8 +279,12 @@ def main(argv=None):
     parser.add_argument("--slow", type=int, default=500, help="slow connections kept open (default 500)")
     parser.add_argument("--interval", type=float, default=1.0, help="seconds between a slow client's bytes")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of probes, then of images, a window")
-    parser.add_argument("--runs", type=int, default=6, help="cycles: a calm window, then two slow ones")
+    parser.add_argument("--runs", type=int, default=6, help="cycles: a calm window, then two slow ones a kind")
+    parser.add_argument("--kinds", default="heads,bodies", help="slow clients: heads, bodies or both (default)")
     opts = parser.parse_args(argv)
+    opts.kinds = [kind for kind in opts.kinds.split(",") if kind]
+    if not opts.kinds or set(opts.kinds) - set(SLOW_START):
+        parser.error("--kinds: heads, bodies or heads,bodies")
     began, load = time.monotonic(), os.getloadavg()
     say = lambda text: print(f"[{time.monotonic() - began:6.1f} s] {text}", file=sys.stderr, flush=True)  # noqa: E731
     server_cpus, client_cpus = serving.pinning()
@@ -284,19 +301,21 @@ def main(argv=None):
                 if time.monotonic() > deadline:
                     raise RuntimeError("the page was not served within 30 s")
                 time.sleep(0.2)
-            calm, slow, counters, cpu = measure(server, client.cookies["sid"], opts, client_cpus, say)
+            calm, slow, counters, idle, busy = measure(server, client.cookies["sid"], opts, client_cpus, say)
         finally:
             server.stop()
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    header = (f"MangaCircus slow clients: {opts.slow} connections, one header byte every {opts.interval:g} s "
-              f"each; {opts.runs} cycles of a calm window and two slow ones, each {opts.seconds:g} s of probes then "
+    header = (f"MangaCircus slow clients: {opts.slow} connections, one byte every {opts.interval:g} s each, "
+              f"of a head or of a body ({', '.join(opts.kinds)}); {opts.runs} cycles of a calm window and "
+              f"two slow ones a kind, each {opts.seconds:g} s of probes then "
               f"{opts.seconds:g} s of images; medians over windows\n"
               f"machine: {machine(load)}\n"
               f"load: {'wrk' if loadgen.WRK else 'Python client'}"
               f"{', probes and slow clients pinned to CPU ' + client_cpus + ', server on CPU 0' if client_cpus else ''}"
               f"; {time.monotonic() - began:.0f} s in all")
-    rows = rows_from(calm, slow, counters, cpu, opts, size)
+    rows = [row for kind in opts.kinds
+            for row in rows_from(calm, slow[kind], counters[kind], (idle, busy[kind]), opts, size, kind)]
     print(table(rows, header))
     return rows
 

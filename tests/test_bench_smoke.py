@@ -47,7 +47,8 @@ def test_it_prints_the_slow_clients_table():
     assert run.returncode == 0, run.stderr[-3000:]
     out = run.stdout
     assert out.startswith("MangaCircus slow clients: 20 connections"), out[:500]
-    for name in ("probe p50, 20 slow clients", "probe p99, 20 slow clients", "/lib/ image, 4 clients, 20 slow clients",
-                 "worker CPU per image, 20 slow clients", "worker CPU, 20 slow clients alone"):
-        assert name in out, f"row {name!r} missing from:\n{out}"
+    for who in ("20 slow clients", "20 slow bodies"):
+        for name in (f"probe p50, {who}", f"probe p99, {who}", f"/lib/ image, 4 clients, {who}",
+                     f"worker CPU per image, {who}", f"worker CPU, {who} alone"):
+            assert name in out, f"row {name!r} missing from:\n{out}"
     assert "≤ 2× calm" in out and "≥ 0.9× calm" in out and "≤ 1.11× calm" in out
