@@ -31,27 +31,30 @@ def burst(client, seconds, acks, offset):
             acks.append((time.monotonic(), zoom))
 
 
-def flush_rate(data, library):
+def flush_rate(data, library, seconds=5.0):
+    """(acknowledged changes per second, db.json writes per second) during `seconds` of a burst."""
     srv = Server(data, library).start()
-    client = srv.client().signup("admin")
-    db = data / "db.json"
-    writes, last, acks = 0, None, []
-    worker = threading.Thread(target=burst, args=(client, 5.0, acks, 0))
-    started = time.monotonic()
-    worker.start()
-    while worker.is_alive():
-        time.sleep(0.002)
-        try:
-            st = os.stat(db)
-        except FileNotFoundError:
-            continue
-        # Inode numbers are reused between renames, so compare the whole stamp.
-        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
-        if stamp != last:
-            writes += 1 if last else 0
-            last = stamp
-    elapsed = time.monotonic() - started
-    srv.stop()
+    try:
+        client = srv.client().signup("admin")
+        db = data / "db.json"
+        writes, last, acks = 0, None, []
+        worker = threading.Thread(target=burst, args=(client, seconds, acks, 0))
+        started = time.monotonic()
+        worker.start()
+        while worker.is_alive():
+            time.sleep(0.002)
+            try:
+                st = os.stat(db)
+            except FileNotFoundError:
+                continue
+            # Inode numbers are reused between renames, so compare the whole stamp.
+            stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+            if stamp != last:
+                writes += 1 if last else 0
+                last = stamp
+        elapsed = time.monotonic() - started
+    finally:
+        srv.stop()
     return len(acks) / elapsed, writes / elapsed
 
 

@@ -1,10 +1,17 @@
 """A real loopback HTTP server that records what it receives (a webhook target, or a canary)."""
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+class _Server6(ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+
+
 class Target:
-    def __init__(self, host="127.0.0.1", respond=None):
+    """On `host` (an IPv4 or IPv6 address) and `port` (0: any free one)."""
+
+    def __init__(self, host="127.0.0.1", respond=None, port=0):
         self.requests = []
         self.respond = respond or (lambda handler: (200, {}))
         target = self
@@ -28,9 +35,9 @@ class Target:
             def log_message(self, *args):
                 pass
 
-        self.server = ThreadingHTTPServer((host, 0), Handler)
+        self.server = (_Server6 if ":" in host else ThreadingHTTPServer)((host, port), Handler)
         self.server.daemon_threads = True
-        self.url = f"http://{host}:{self.server.server_port}"
+        self.url = f"http://{f'[{host}]' if ':' in host else host}:{self.server.server_port}"
         # A short poll interval: shutdown() waits for the loop to notice (0.5 s by default).
         self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
         self.thread.start()

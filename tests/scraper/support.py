@@ -100,4 +100,19 @@ class ScraperProcess:
                 self.kill9()
 
 
-__all__ = ["ScraperProcess", "free_port"]
+def complete_chapters(library, expected_pages):
+    """Every chapter folder visible in LIBRARY (outside .staging); fails on a partial one."""
+    found = []
+    for manga in library.iterdir():
+        if manga.name.startswith(".") or not manga.is_dir():
+            continue
+        for chapter in manga.iterdir():
+            if chapter.is_dir():
+                names = os.listdir(chapter)
+                pages = [n for n in names if n.endswith(".png")]
+                assert len(pages) == expected_pages and "chapter.json" in names, f"partial chapter {chapter}: {names}"
+                found.append(chapter.name)
+    return found
+
+
+__all__ = ["ScraperProcess", "complete_chapters", "free_port"]

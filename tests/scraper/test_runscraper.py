@@ -13,7 +13,7 @@ import pytest
 
 from scraper import queue
 from scraper.management.commands.runscraper import Command
-from tests.scraper.support import ROOT, ScraperProcess
+from tests.scraper.support import ROOT, ScraperProcess, complete_chapters
 
 
 def queue_job(data, *args, **kwargs):
@@ -98,21 +98,6 @@ def test_it_stops_at_a_page_boundary_on_sigterm_and_resumes(scraper_proc, tmp_pa
     proc.wait_for(lambda s: s["revision"] == 3 and s["queued"] == 0 and s["job"] is None, what="completion")
     refetched = sum(site.hits[p] - 1 for p in site.image_paths() if fetched.get(p))
     assert refetched == 0
-
-
-def complete_chapters(library, expected_pages):
-    """Every chapter folder visible in LIBRARY (outside .staging); fails on a partial one."""
-    found = []
-    for manga in library.iterdir():
-        if manga.name.startswith(".") or not manga.is_dir():
-            continue
-        for chapter in manga.iterdir():
-            if chapter.is_dir():
-                names = os.listdir(chapter)
-                pages = [n for n in names if n.endswith(".png")]
-                assert len(pages) == expected_pages and "chapter.json" in names, f"partial chapter {chapter}: {names}"
-                found.append(chapter.name)
-    return found
 
 
 def test_it_survives_repeated_kill_9_mid_chapter(scraper_proc, tmp_path, site, library):

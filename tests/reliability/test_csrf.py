@@ -1,0 +1,118 @@
+"""Cross-site requests and safe GETs (battery C1, C2, C3), through the app in process.
+
+The routes come from the authorisation matrix (tests/test_authz_matrix.py), so a new route is
+covered here as soon as it has its row there. Each case compares db.json before and after.
+"""
+import pytest
+
+from mangacircus import jsonfile
+from tests import test_authz_matrix as matrix
+from tests.reliability.support import read_db
+from tests.test_authz_matrix import MATRIX, NOTE, PERSONAS
+
+pytestmark = pytest.mark.reliability
+# The matrix's fixtures: its server (no scraper daemon) and the four personas with their test data.
+server, personas = matrix.server, matrix.personas
+
+MUTATING = [(path, body) for _, method, path, body, *_ in MATRIX if method == "POST" and path.startswith("/api/")]
+PAGES = sorted({path for _, method, path, *_ in MATRIX if method == "GET" and not path.startswith(("/api/", "/lib",
+                                                                                                      "/thumb"))})
+GETS = [(path, expected) for _, method, path, _, *expected in MATRIX if method == "GET"]
+
+
+def saved(server):
+    jsonfile.flush_all()
+    return read_db(server.data)
+
+
+FORMS = [
+    ("text/plain", b'{"name": "admin", "password": "x", "skipCovers": true, "m": "Moon Garden", "c": "1/2"}'),
+    ("application/x-www-form-urlencoded", b"name=made&password=correct+horse&m=Moon+Garden&c=1%2F2&all=true"),
+    ("multipart/form-data; boundary=xyz",
+     b'--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nmade\r\n--xyz--\r\n'),
+]
+
+
+def test_c1_form_posts_change_nothing(figures, server, personas):
+    """text/plain, urlencoded and multipart POSTs (what a cross-site HTML form can send) to every
+    mutating /api/ route and, without a CSRF token, to every page; and a sign-in by GET."""
+    admin = personas["admin"]()
+    before, wrong, sent = saved(server), [], 0
+    for path, _ in MUTATING:
+        for content_type, raw in FORMS:
+            status = admin.request("POST", path, raw=raw, headers={"Content-Type": content_type})[0]
+            sent += 1
+            if status != 415:
+                wrong.append((path, content_type, status))
+    for path in PAGES:
+        for content_type, raw in FORMS[1:]:
+            status = admin.request("POST", path, raw=raw, headers={"Content-Type": content_type})[0]
+            sent += 1
+            if status not in (403, 405):
+                wrong.append((path, content_type, status))
+    visitor = personas["anonymous"]()
+    status, headers, _ = visitor.get("/api/login?name=admin&password=correct+horse")
+    signed_in = any(c.startswith("sid=") for c in headers.get_all("Set-Cookie") or [])
+    changed = sorted(k for k, v in saved(server).items() if v != before.get(k))
+    figures.check("C1", "cross-site form posts", f"{sent} POSTs ({len(MUTATING)} API routes, {len(PAGES)} pages) "
+                  "+ a GET sign-in", "415 (API) or 403 (pages, no CSRF token); db.json unchanged; no GET sign-in",
+                  f"{len(wrong)} other answers; sections changed: {changed or 'none'}; GET /api/login: {status}, "
+                  f"session {'issued' if signed_in else 'none'}" + (f": {wrong[:3]}" if wrong else ""),
+                  not wrong and not changed and not signed_in)
+
+
+def test_c2_cross_site_and_foreign_origin_json_posts_are_refused(figures, server, personas):
+    admin = personas["admin"]()
+    here = f"127.0.0.1:{server.port}"
+    markings = [
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "cross-site", "Origin": f"http://{here}"},
+        {"Sec-Fetch-Site": "same-site", "Origin": f"http://sub.localhost:{server.port}"},
+        {"Origin": "http://evil.example"},
+        {"Origin": f"https://{here}"},
+        {"Origin": f"http://127.0.0.1:{server.port + 1}"},
+        {"Origin": f"http://{here}.evil.example"},
+        {"Origin": "null"},
+    ]
+    before, wrong, sent = saved(server), [], 0
+    for path, body in MUTATING:
+        for headers in markings:
+            status = admin.post(path, body, headers=headers)[0]
+            sent += 1
+            if status != 403:
+                wrong.append((path, headers, status))
+    changed = sorted(k for k, v in saved(server).items() if v != before.get(k))
+    figures.check("C2", "Sec-Fetch-Site and Origin on JSON POSTs", f"{sent} POSTs ({len(markings)} markings)",
+                  "403 for cross-site, a foreign Origin, or another scheme or port; db.json unchanged",
+                  f"{len(wrong)} other answers; sections changed: {changed or 'none'}"
+                  + (f": {wrong[:3]}" if wrong else ""), not wrong and not changed)
+
+
+def only_notes_of_the_opened_chapter_marked_read(before, after):
+    """The documented exception (docs/api.md, GET /api/chapter): opening a chapter marks that
+    chapter's notifications read. Whether the difference is only that."""
+    if {k: v for k, v in before.items() if k != "notes"} != {k: v for k, v in after.items() if k != "notes"}:
+        return False
+    for user, notes in after["notes"].items():
+        for old, new in zip(before["notes"].get(user, []), notes):
+            if old != new and not (new == {**old, "read": True} and (new["m"], new["c"]) == (NOTE["m"], NOTE["c"])):
+                return False
+    return True
+
+
+def test_c3_get_routes_change_nothing_in_db_json(figures, server, personas):
+    clients = {name: make() for name, make in personas.items()}
+    before = saved(server)
+    sent = 0
+    for path, _ in GETS:
+        for persona in PERSONAS:
+            clients[persona].get(path)
+            sent += 1
+    after = saved(server)
+    changed = sorted(k for k, v in after.items() if v != before.get(k))
+    exception = changed == ["notes"] and only_notes_of_the_opened_chapter_marked_read(before, after)
+    figures.check("C3", "GET routes are safe", f"{sent} GETs ({len(GETS)} rows × {len(PERSONAS)} personas)",
+                  "db.json unchanged, but for the documented exception: GET /api/chapter marks that "
+                  "chapter's notifications read",
+                  f"sections changed: {changed or 'none'}" + (" (the documented exception only)" if exception else ""),
+                  not changed or exception)
