@@ -29,6 +29,18 @@ class SecurityHeadersMiddleware:
         return response
 
 
+class AllowedHostMiddleware:
+    """Check the Host of every request against ALLOWED_HOSTS. Django checks it only where something
+    asks for the host (CSRF, the Origin check); without this, other routes answer any Host."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.get_host()  # raises DisallowedHost, which Django answers with 400
+        return self.get_response(request)
+
+
 class ApiGuardMiddleware:
     """POSTs to /api/ must be same-origin JSON. Plain cross-site forms cannot send JSON, and
     browsers label cross-site requests with Sec-Fetch-Site or Origin."""

@@ -12,7 +12,8 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 
-from .errors import DomainError, Forbidden, NotFound
+from . import jsonfile
+from .errors import DomainError, Forbidden, NotFound, Unavailable
 
 WORKSPACES = (("user", "User"), ("admin", "Admin"))
 _sections = []  # (workspace, order, key, label, url name)
@@ -58,6 +59,7 @@ def page(auth="user", back=None):
     Visitors go to the sign-in page; admin pages answer 403 to others. A domain error raised by a
     form's POST becomes a message on the page the form is on (post/redirect/get): the URL named
     `back`, else the same URL. Raised by a GET, or NotFound, it becomes the error page with its status.
+    While DATA cannot be written, a form's POST changes nothing and says so, as the API's 503 does.
     """
     assert auth in ("user", "admin")
 
@@ -69,6 +71,9 @@ def page(auth="user", back=None):
             if auth == "admin" and not request.account.get("admin"):
                 return error_page(request, Forbidden.status, "admins only")
             try:
+                if request.method == "POST" and jsonfile.any_failing():
+                    raise Unavailable("saving data is failing on the server, so nothing was changed; try again shortly",
+                                      retry_after=5)
                 return view(request, *args, **kwargs)
             except DomainError as e:
                 if request.method != "POST" or isinstance(e, NotFound):

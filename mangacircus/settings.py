@@ -140,6 +140,10 @@ SCRAPER_IMPORT_ROOTS = [Path(p).resolve() for p in _list("SCRAPER_IMPORT_ROOTS",
 SCRAPER_SOURCES = _list("SCRAPER_SOURCES", [])
 TRUSTED_PROXIES = _networks("TRUSTED_PROXIES")
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["*"])
+if "*" not in ALLOWED_HOSTS:
+    # The machine itself may always ask (health checks, `curl localhost`); a DNS-rebinding page
+    # sends its own host name, not one of these.
+    ALLOWED_HOSTS += [h for h in ("localhost", "127.0.0.1", "[::1]") if h not in ALLOWED_HOSTS]
 DEBUG = _bool("DEBUG", False)
 # gunicorn's access log costs about a fifth of a small request; a reverse proxy keeps its own.
 ACCESS_LOG = _bool("ACCESS_LOG", True)
@@ -194,6 +198,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",  # X-Content-Type-Options
     "django.middleware.clickjacking.XFrameOptionsMiddleware",  # X-Frame-Options
     "mangacircus.middleware.SecurityHeadersMiddleware",  # CSP, Referrer-Policy, COOP
+    "mangacircus.middleware.AllowedHostMiddleware",  # 400 for a Host not in ALLOWED_HOSTS
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "mangacircus.middleware.ApiGuardMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

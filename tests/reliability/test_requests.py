@@ -5,7 +5,6 @@ process through every POST route of the authorisation matrix.
 tests/reader/test_serve.py::test_it_reads_chunked_request_bodies_up_to_1_mb and
 tests/reader/test_guards.py::test_it_answers_400_to_hostile_json hold the single cases.
 """
-import importlib.util
 import socket
 import threading
 import time
@@ -145,9 +144,6 @@ def test_r2_hostile_json_gets_400_never_a_server_error(figures, server, personas
                   f"{len(wrong)} wrong" + (f": {wrong[:4]}" if wrong else ""), not wrong)
 
 
-HEAD_WORKER = importlib.util.find_spec("mangacircus.gworker") is not None
-
-
 def slow_connections(port, count):
     socks = []
     for _ in range(count):
@@ -195,7 +191,7 @@ def test_r3_probes_are_answered_while_slow_clients_trickle_their_headers(figures
         trickler.start()
         time.sleep(1)
         began = time.monotonic()
-        while time.monotonic() - began < (seconds if HEAD_WORKER else 1):
+        while time.monotonic() - began < seconds:
             for path, with_cookie in (("/api/auth", ""), ("/api/me", cookie)):
                 latencies.append(probe(srv.port, path, with_cookie, timeout=4))
             time.sleep(0.2)
@@ -209,8 +205,5 @@ def test_r3_probes_are_answered_while_slow_clients_trickle_their_headers(figures
     answered = [t for t in latencies if t is not None]
     measured = (f"{len(answered)}/{len(latencies)} probes answered within 4 s; slowest "
                 f"{ms(max(answered, default=0))}, with {len(socks)} slow connections open")
-    if not HEAD_WORKER:
-        figures.skip(*case, "serve's worker is gunicorn's gthread, which gives a connection to a request thread "
-                     f"before its head is in (measured: {measured})")
     figures.check(*case, f"{count} slow connections, {seconds} s", "every probe answered, each within 3 s",
                   measured, len(answered) == len(latencies) and max(answered, default=0) < 3)

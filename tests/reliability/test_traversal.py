@@ -150,11 +150,6 @@ def test_p3_a_foreign_host_is_never_written_back(figures, data_dir, library_dir)
                   not echoed and not errors)
 
 
-HOST_GAP = ("Django checks the Host only where something asks for it (forms' CSRF, the Origin check): "
-            "other GETs answer any Host")
-
-
-@pytest.mark.xfail(strict=True, reason=HOST_GAP)
 def test_p3_with_allowed_hosts_set_every_route_refuses_a_foreign_host(figures, data_dir, library_dir):
     strict = AppServer(data_dir, library_dir, env={"ALLOWED_HOSTS": "127.0.0.1,localhost"}).start()
     try:
@@ -163,4 +158,4 @@ def test_p3_with_allowed_hosts_set_every_route_refuses_a_foreign_host(figures, d
         strict.stop()
     answered = sorted(p for p, status in answers.items() if status != 400)
     figures.check("P3-hosts", "foreign Host with ALLOWED_HOSTS set", f"{len(answers)} routes", "400 on every route",
-                  f"{len(answers) - len(answered)} × 400; answered: {answered}", not answered, known_gap=HOST_GAP)
+                  f"{len(answers) - len(answered)} × 400; answered: {answered}", not answered)
