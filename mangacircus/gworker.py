@@ -93,13 +93,20 @@ class WholeRequestWorker(ThreadWorker):
         self.reading.add(conn)
         self._on_readable(conn)  # a kept-alive connection's next request is usually there already
 
-    def _on_readable(self, conn, _fileobj=None):
+    @staticmethod
+    def _recv(conn):
+        """What the client sent, b"" when it went away, None when nothing is there after all."""
         try:
-            data = conn.sock.recv(65536)
+            return conn.sock.recv(65536)
         except (BlockingIOError, InterruptedError):
-            return
+            return None
         except OSError:
-            data = b""
+            return b""
+
+    def _on_readable(self, conn, _fileobj=None):
+        data = self._recv(conn)
+        if data is None:
+            return
         if not data:  # the client went away
             self._close_now(conn)
             return
@@ -231,12 +238,9 @@ class WholeRequestWorker(ThreadWorker):
         self.lingering.add(conn)
 
     def _on_lingering_readable(self, conn, _fileobj=None):
-        try:
-            data = conn.sock.recv(65536)
-        except (BlockingIOError, InterruptedError):
+        data = self._recv(conn)
+        if data is None:
             return
-        except OSError:
-            data = b""
         conn.linger_left -= len(data)
         if not data or conn.linger_left <= 0:
             self._close_now(conn)

@@ -19,6 +19,8 @@ from django.core.management import call_command
 from PIL import Image
 
 from bench.server import Server
+from library import index, service
+from mangacircus import runtime
 from tests.support.app import AppServer
 
 PASSWORD = "correct horse"
@@ -114,6 +116,20 @@ def wants_real_server(request):
 def make_server(request, data, library=None, env=None):
     """An unstarted server of the kind `server` gives this test, on `data` and `library`."""
     return (Server if wants_real_server(request) else AppServer)(data, library, env=env)
+
+
+@pytest.fixture
+def start(settings, data_dir, library_dir):
+    """start() starts the app in process on a fresh data folder (again after a stop()), for tests
+    that talk to it through django.test.Client themselves (their own addresses and Host headers)."""
+    settings.DATA, settings.LIBRARY, settings.SCAN_INTERVAL = data_dir, library_dir, 0
+    settings.STATIC_ROOT = data_dir / "static"
+    settings.STATIC_ROOT.mkdir()
+    saved_index, saved_callbacks = index.current(), list(service._callbacks)
+    yield runtime.start
+    runtime.stop()
+    index.replace(saved_index)
+    service._callbacks[:] = saved_callbacks
 
 
 @pytest.fixture

@@ -4,23 +4,13 @@ images keep their sandbox CSP."""
 import pytest
 from django.test import Client
 
-from library import index, service
-from mangacircus import runtime
-
 PAGE = "/lib/Moon%20Garden/b01%20Spring/c0001%20Seeds/001.png"
 
 
 @pytest.fixture
-def client(settings, data_dir, library_dir):
-    settings.DATA, settings.LIBRARY, settings.SCAN_INTERVAL = data_dir, library_dir, 0
-    settings.STATIC_ROOT = data_dir / "static"
-    settings.STATIC_ROOT.mkdir()
-    saved_index, saved_callbacks = index.current(), list(service._callbacks)
-    runtime.start()
-    yield Client(HTTP_HOST="localhost")  # the server's own browser: it may make the first account
-    runtime.stop()
-    index.replace(saved_index)
-    service._callbacks[:] = saved_callbacks
+def client(start):
+    start()
+    return Client(HTTP_HOST="localhost")  # the server's own browser: it may make the first account
 
 
 def test_html_pages_and_library_images_carry_the_security_headers(client):

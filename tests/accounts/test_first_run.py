@@ -10,25 +10,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from library import index, service
 from mangacircus import runtime
 from tests.conftest import PASSWORD
 
 AFAR = {"REMOTE_ADDR": "203.0.113.5", "HTTP_HOST": "manga.example.org"}
 HERE = {"REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "localhost:8080"}
-
-
-@pytest.fixture
-def start(settings, data_dir, library_dir):
-    """start() starts the app on a fresh data folder (again after a stop())."""
-    settings.DATA, settings.LIBRARY, settings.SCAN_INTERVAL = data_dir, library_dir, 0
-    settings.STATIC_ROOT = data_dir / "static"
-    settings.STATIC_ROOT.mkdir()
-    saved_index, saved_callbacks = index.current(), list(service._callbacks)
-    yield runtime.start
-    runtime.stop()
-    index.replace(saved_index)
-    service._callbacks[:] = saved_callbacks
 
 
 def signup(where, **fields):

@@ -5,6 +5,7 @@ snapshots and small statistics.
 REL_PROFILE=ci (the default) runs the CI-sized counts, REL_PROFILE=full the larger ones.
 """
 import contextlib
+import errno
 import hashlib
 import http.client
 import os
@@ -67,7 +68,7 @@ class Figures:
 # Scratch mounts (tmpfs, a loop-mounted ext4 image, a read-only bind), root only.
 
 class CannotMount(Exception):
-    pass
+    """The machine does not allow the mount a case needs (not root, no loop devices...)."""
 
 
 def _run(*args):
@@ -126,8 +127,9 @@ def fill(directory, name="filler"):
             try:
                 while True:
                     f.write(block[:size])
-            except OSError:
-                pass
+            except OSError as e:
+                if e.errno != errno.ENOSPC:
+                    raise
     return path
 
 
