@@ -58,6 +58,19 @@ def library_page(rel):
     return real
 
 
+def library_folder(rel):
+    """The real path of the folder named by `rel` (relative to LIBRARY), checked like a page's, or None."""
+    root = settings.LIBRARY
+    if root is None or not rel or len(rel) > MAX_PATH or "\0" in rel or "\\" in rel:
+        return None
+    parts = rel.split("/")
+    if any(not p or p in (".", "..") or is_ignored(p) for p in parts):
+        return None
+    root_real = _real_root(root)
+    real = os.path.realpath(os.path.join(root_real, *parts))
+    return real if real != root_real and inside(real, root_real) and os.path.isdir(real) else None
+
+
 def _etag(st):
     return f'"{st.st_ino:x}-{st.st_size:x}-{st.st_mtime_ns:x}"'
 

@@ -101,6 +101,18 @@ def public(ip):
     return ip.is_global and not ip.is_multicast
 
 
+def listed(entries, host, ip):
+    """Whether an allow-list (settings' WEBHOOK_ALLOW, PEER_ALLOW: host names and networks) admits
+    `host` or its address `ip`."""
+    for entry in entries:
+        if isinstance(entry, str):
+            if host.lower().rstrip(".") == entry:
+                return True
+        elif ip.version == entry.version and ip in entry:
+            return True
+    return False
+
+
 def checked_address(host, port, allowed=lambda host, ip: False):
     """The (family, address) to connect to for host:port; raises Unresolvable or NotPublic."""
     try:

@@ -173,6 +173,8 @@ def _allowlist(name):
 # Webhooks never reach loopback, private, link-local or metadata addresses, unless listed here
 # (a LAN ntfy or Gotify: "ntfy.lan, 192.168.1.0/24").
 WEBHOOK_ALLOW = _allowlist("WEBHOOK_ALLOW")
+# Peers likewise: a peer on the LAN or on this machine is reached only when listed here (docs/peering.md).
+PEER_ALLOW = _allowlist("PEER_ALLOW")
 # The address people open the reader at (https://manga.example.org), for links in webhook messages.
 PUBLIC_URL = _url("PUBLIC_URL", "") if _raw("PUBLIC_URL", "") else ""
 

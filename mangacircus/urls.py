@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("reader.urls")),
     path("", include("reader.read_urls")),
+    path("", include("reader.peer_urls")),
     path("", include("catalog.urls")),
     path("", include("scraper.urls")),
     path("api/local/<str:action>", localadmin.view, name="mc-local-admin"),

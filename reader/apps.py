@@ -10,26 +10,36 @@ class ReaderConfig(AppConfig):
         from mangacircus.pages import settings_section
 
         # The owners of db.json's reader sections register their hooks on import.
-        from . import announce, notes, progress, reading, social, votes  # noqa: F401
+        from . import announce, notes, peer_actions, progress, reading, social, votes  # noqa: F401
+
+        peer_actions.register()
 
         settings_section("user", "reading", "Reading", "mc-settings-reading", order=20)
         settings_section("user", "notifications", "Notifications", "mc-settings-notifications", order=30)
         settings_section("user", "clock", "Reading clock", "mc-settings-clock", order=40)
         settings_section("admin", "library", "Library", "mc-settings-library", order=20)
+        settings_section("admin", "peers", "Peers", "mc-admin-peers", order=60)
+
+    def check_runtime(self):
+        from . import peers
+
+        peers.check_store()
 
     def start_runtime(self):
         from library import service as library_service
 
-        from . import announce, summaries, webhooks
+        from . import announce, peers, summaries, webhooks
 
+        peers.open_store()
         webhooks.start()
         library_service.on_scan(summaries.on_scan)
         library_service.on_scan(announce.on_scan)
 
     def stop_runtime(self):
-        from . import webhooks
+        from . import peers, webhooks
 
         webhooks.stop()
+        peers.close_store()
 
 
 @checks.register()

@@ -22,6 +22,10 @@ class BadImage(ScraperError):
     """A page body that is not an image of an allowed type (HTML, SVG, truncated, a bomb...)."""
 
 
+class Mismatch(ScraperError):
+    """A page whose bytes differ from the size or hash its source announced: never stored."""
+
+
 class Refused(ScraperError):
     """A request the client will not make or finish: scheme, private address, redirects, size."""
     retry = False

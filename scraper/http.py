@@ -282,7 +282,7 @@ class SourceHttp:
 
 def _private_hosts(source):
     """The netguard predicate: a source reaches a non-public address only when it names that host."""
-    return lambda host, port, ip: f"{host}:{port}" in source.private_hosts or host in source.private_hosts
+    return source.allows
 
 
 def _headers(extra):

@@ -10,11 +10,12 @@ Every step is idempotent: a chapter already published by that source (its chapte
 the source and id) is skipped, so running a job twice, or after a crash, publishes nothing twice.
 """
 import dataclasses
+import hashlib
 import logging
 import time
 
 from . import names, queue, sources
-from .errors import BadImage, NotFound, ScraperError
+from .errors import BadImage, Mismatch, NotFound, ScraperError
 from .sources.base import ChapterInfo
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,7 @@ def subscribe(d, source, series_id, lang):
     info = source.series(d.transport(source), series_id)
     d.progress.touch()
     entry = queue.find_series(d.queue, source.key, series_id)
-    manga = entry["manga"] if entry else d.library.manga_folder(info.title)
+    manga = entry["manga"] if entry else d.library.manga_folder(source.folder_title(info))
     lang = lang or (entry or {}).get("lang") or source.languages[0]
     return queue.upsert_series(d.queue, source.key, series_id, manga, lang, _compact(info))
 
@@ -118,7 +119,7 @@ def download_chapter(d, job, source, entry, chapter):
     d.progress.touch()
     if not pages:
         raise ScraperError(f"{source.name} lists no pages for chapter {chapter.number or chapter.id}")
-    stored = d.library.stored_pages(staging)
+    stored = d.library.stored_pages(staging, [p.name for p in pages if p.name])
     d.set_progress(chapter=chapter.id, number=chapter.number, page=len(stored), pages=len(pages))
     for index, page in enumerate(pages):
         if index in stored:
@@ -131,9 +132,9 @@ def download_chapter(d, job, source, entry, chapter):
         d.heartbeat()
     d.check_cancelled(job)
     folder = d.library.publish_chapter(
-        staging, entry["manga"],
-        names.chapter_folder(chapter.number, chapter.title, chapter.group or source.name),
-        _chapter_json(source, chapter), _manga_json(source, entry),
+        staging, entry["manga"], source.folder(chapter),
+        source.chapter_meta(chapter, _chapter_json(source, chapter)),
+        source.manga_meta(entry, _manga_json(source, entry)),
     )
     rev = queue.record_publication(d.queue, job, entry["manga"], chapter.id, folder)
     d.progress.touch()
@@ -149,10 +150,19 @@ def _fetch_page(d, transport, page, staging, index, count):
         try:
             if content_type in _HTML_TYPES:
                 raise BadImage(f"the server sent {content_type} instead of an image")
-            return d.library.store_page(staging, index, count, data)
-        except BadImage as e:
+            _check_announced(page, data)
+            return d.library.store_page(staging, index, count, data, page.name)
+        except (BadImage, Mismatch) as e:
             if attempt == 2:
                 raise BadImage(f"page {index + 1}: {e.message}") from None
+
+
+def _check_announced(page, data):
+    """Mismatch when the bytes are not those the source announced (size, then SHA-256)."""
+    if page.size is not None and len(data) != page.size:
+        raise Mismatch(f"{len(data)} bytes arrived where {page.size} were announced")
+    if page.sha256 is not None and hashlib.sha256(data).hexdigest() != page.sha256:
+        raise Mismatch(f"its SHA-256 is not the one announced ({page.sha256[:12]}…)")
 
 
 def _compact(info):

@@ -40,22 +40,28 @@ class Library:
         self._recover_wrapper(path)
         return path
 
-    def stored_pages(self, staging):
-        """{index: file name} of the verified pages already in staging; tmp leftovers removed."""
+    def stored_pages(self, staging, kept_names=()):
+        """{index: file name} of the verified pages already in staging; tmp leftovers removed.
+        `kept_names`: the pages' own names in order, when the source keeps them (a peer's)."""
         pages = {}
+        wanted = {name: i for i, name in enumerate(kept_names)}
         for entry in os.scandir(staging):
             if entry.name.endswith(".tmp"):
                 os.unlink(entry.path)
                 continue
             match = _PAGE.match(entry.name)
-            if match:
+            if wanted:
+                if entry.name in wanted:
+                    pages[wanted[entry.name]] = entry.name
+            elif match:
                 pages[int(match.group(1)) - 1] = entry.name
         return pages
 
-    def store_page(self, staging, index, count, data):
-        """Verify, write and fsync one page; -> its file name. BadImage when it is no image."""
+    def store_page(self, staging, index, count, data, name=None):
+        """Verify, write and fsync one page; -> its file name (`name`, else 001.jpg… from the bytes).
+        BadImage when it is no image."""
         ext, _width, _height = verify(data)
-        name = names.page_file(index, count, ext)
+        name = name or names.page_file(index, count, ext)
         _write_file(staging / name, data)
         fsync_dir(staging)
         return name
@@ -112,18 +118,27 @@ class Library:
                 meta = orjson.loads(chapter_json.read_bytes())
             except (OSError, orjson.JSONDecodeError):
                 continue
-            if isinstance(meta, dict) and meta.get("source") == source and isinstance(meta.get("sourceId"), str):
+            if not isinstance(meta, dict):
+                continue
+            if meta.get("source") == source and isinstance(meta.get("sourceId"), str):
                 found[meta["sourceId"]] = str(chapter_json.parent.relative_to(path))
+            elif meta.get("fetchedBy") == source and isinstance(meta.get("fetchedId"), str):
+                # Copied by a source that keeps the original's own source and id (a peer).
+                found[meta["fetchedId"]] = str(chapter_json.parent.relative_to(path))
         return found
 
     def publish_chapter(self, staging, manga, folder, chapter_meta, manga_meta):
-        """Put a complete staged chapter in place with one rename; -> the folder name used."""
+        """Put a complete staged chapter in place with one rename; -> the folder name used.
+        `folder` may hold a book folder too (`b01 Spring/c0001 Seeds`): made when missing."""
         manga_path = self._manga_path(manga)
+        if any(part != names.clean(part) for part in folder.split("/")):
+            raise Refused(f"{folder!r} is not a safe folder name")
         _write_file(staging / "chapter.json", orjson.dumps(chapter_meta, option=orjson.OPT_INDENT_2))
         fsync_dir(staging)
         if manga_path.is_dir():
             if (manga_path / folder).exists():
-                folder = names.with_suffix(folder, chapter_meta["sourceId"])
+                folder = names.with_suffix(folder, chapter_meta.get("sourceId") or chapter_meta.get("fetchedId", ""))
+            (manga_path / folder).parent.mkdir(exist_ok=True, mode=0o755)
             os.rename(staging, manga_path / folder)
             fsync_dir(manga_path)
             self._merge_manga_json(manga_path, manga_meta)
@@ -133,6 +148,7 @@ class Library:
         new_manga = wrapper / manga
         new_manga.mkdir(parents=True, exist_ok=True, mode=0o755)
         _write_file(new_manga / "manga.json", orjson.dumps(manga_meta, option=orjson.OPT_INDENT_2))
+        (new_manga / folder).parent.mkdir(exist_ok=True, mode=0o755)
         os.rename(staging, new_manga / folder)
         fsync_dir(new_manga)
         os.rename(new_manga, manga_path)
@@ -162,8 +178,9 @@ class Library:
         wrapper = staging.with_name(f"{staging.name}.manga")
         if not wrapper.is_dir():
             return
-        for chapter in wrapper.glob("*/*"):
-            if chapter.is_dir() and not any(staging.iterdir()):
+        # The chapter folder is the one with chapter.json (written before the wrapper was made).
+        for chapter in [c.parent for c in wrapper.glob("*/**/chapter.json")]:
+            if not any(staging.iterdir()):
                 staging.rmdir()
                 os.rename(chapter, staging)
         shutil.rmtree(wrapper, ignore_errors=True)

@@ -14,6 +14,7 @@ always fetched by the daemon through `transport.fetch_page(page)`, never by the 
 """
 from dataclasses import dataclass, field
 
+from .. import names
 from ..errors import InvalidInput
 
 
@@ -48,6 +49,9 @@ class PageInfo:
     url: str
     headers: dict = field(default_factory=dict)
     expected_type: str | None = None  # a hint only: the stored type comes from the bytes
+    name: str | None = None           # the file name to keep (a peer's); else 001.jpg… from the bytes
+    size: int | None = None           # announced size and SHA-256: a page that differs is rejected
+    sha256: str | None = None
 
 
 class Source:
@@ -79,6 +83,26 @@ class Source:
     def pages(self, http, chapter_id):
         """-> list[PageInfo], in reading order"""
         raise NotImplementedError
+
+    def allows(self, host, port, ip):
+        """Whether a request may go to `host` although its address `ip` is not a public one."""
+        return f"{host}:{port}" in self.private_hosts or host in self.private_hosts
+
+    def folder_title(self, info):
+        """The text the manga folder's name is made from."""
+        return info.title
+
+    def folder(self, chapter):
+        """The chapter's folder name (a path under the manga folder), before any collision suffix."""
+        return names.chapter_folder(chapter.number, chapter.title, chapter.group or self.name)
+
+    def chapter_meta(self, chapter, meta):
+        """The chapter.json to publish, from the one the daemon made."""
+        return meta
+
+    def manga_meta(self, entry, meta):
+        """The manga.json of a new manga, from the one the daemon made."""
+        return meta
 
     def describe(self):
         return {"key": self.key, "name": self.name, "pace": self.pace, "transport": self.transport,

@@ -1,0 +1,51 @@
+"""Content hashes of chapter versions, the identity two peers compare (docs/peering.md).
+
+A page's hash is the SHA-256 of its bytes; a version's hash is the SHA-256 of the lines
+`<file>\\t<size>\\t<page sha256>\\n` of its pages in order, so the same pages under the same names
+give the same hash on both sides. Page hashes are cached in memory by (path, size, mtime, inode):
+hashing reads every byte once (~1.5 GB/s for SHA-256 here), later catalogs only stat.
+"""
+import hashlib
+import os
+import threading
+
+_cache = {}  # real path -> ((size, mtime_ns, ino), sha256 hex)
+_lock = threading.Lock()
+MAX_CACHE = 500_000
+
+
+def page_hash(path):
+    """(size, sha256 hex) of the file at `path`; OSError when it cannot be read."""
+    st = os.stat(path)
+    key = (st.st_size, st.st_mtime_ns, st.st_ino)
+    with _lock:
+        hit = _cache.get(path)
+    if hit and hit[0] == key:
+        return st.st_size, hit[1]
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    value = digest.hexdigest()
+    with _lock:
+        if len(_cache) >= MAX_CACHE:
+            _cache.clear()
+        _cache[path] = (key, value)
+    return st.st_size, value
+
+
+def version_hash(pages):
+    """The hash of a version from its [(file, size, sha256)] in reading order."""
+    digest = hashlib.sha256()
+    for name, size, sha in pages:
+        digest.update(f"{name}\t{size}\t{sha}\n".encode())
+    return digest.hexdigest()
+
+
+def folder_pages(folder, files):
+    """[(file, size, sha256)] of `files` in `folder`; OSError when one cannot be read."""
+    return [(name, *page_hash(os.path.join(folder, name))) for name in files]
+
+
+def folder_hash(folder, files):
+    return version_hash(folder_pages(folder, files))
