@@ -49,3 +49,18 @@ def folder_pages(folder, files):
 
 def folder_hash(folder, files):
     return version_hash(folder_pages(folder, files))
+
+
+def local_version_hash(rel):
+    """The hash of the version folder at `rel` (relative to LIBRARY) as it is on disk now, whether
+    or not a scan has seen it; None when there is no such folder or a page cannot be read."""
+    from .files import library_folder
+    from .names import is_page, natural_key
+
+    folder = library_folder(rel)
+    if folder is None:
+        return None
+    try:
+        return folder_hash(folder, sorted((n for n in os.listdir(folder) if is_page(n)), key=natural_key))
+    except OSError:
+        return None

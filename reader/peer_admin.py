@@ -5,9 +5,7 @@ deletes; POST …/test says in words whether the peer answers; GET …/catalog s
 catalog next to this library: each version missing here, the same, or different there.
 Queuing a transfer is a POST to the scraper through its admin proxy (/api/admin/scraper/jobs).
 """
-import os
-
-from library import contenthash, files, index
+from library import contenthash, files
 from mangacircus.errors import Invalid, Unavailable
 from mangacircus.http import api, field
 from mangacircus.pages import page, render_section
@@ -55,34 +53,22 @@ def test_api(request, name):
     return peer_client.test(name)
 
 
-def _local_hash(manga, path):
-    folder = files.library_folder(f"{manga.name}/{path}")
-    if folder is None:
-        return None
-    version = next((v for v in manga.versions() if v.path == f"{manga.name}/{path}"), None)
-    names = version.files() if version else sorted(n for n in os.listdir(folder) if not n.startswith("."))
-    try:
-        return contenthash.folder_hash(folder, names)
-    except OSError:
-        return None
-
-
 def compare(remote):
     """The peer's catalog with a state per version ("missing", "same", "different") and per manga
-    ("missing" here, "newer" there when some version is not here as it is there, else "same")."""
-    current = index.current()
+    ("missing" here, "newer" there when some version is not here as it is there, else "same").
+    What is here is read from the disk, so a transfer shows as done before the next scan."""
     out = []
     for m in remote.get("manga", []):
-        local = current.get(m.get("name"))
+        local = isinstance(m.get("name"), str) and files.library_folder(m["name"]) is not None
         states = []
         for book in m.get("books", []):
             for chapter in book.get("chapters", []):
                 for version in chapter.get("versions", []):
-                    here = _local_hash(local, version["path"]) if local else None
+                    here = contenthash.local_version_hash(f"{m['name']}/{version['path']}") if local else None
                     version["state"] = "missing" if here is None else "same" if here == version["hash"] else "different"
                     version.pop("pages", None)
                     states.append(version["state"])
-        m["state"] = "missing" if local is None else "same" if all(s == "same" for s in states) else "newer"
+        m["state"] = "missing" if not local else "same" if all(s == "same" for s in states) else "newer"
         out.append(m)
     return out
 

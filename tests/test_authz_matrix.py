@@ -28,6 +28,8 @@ VOTE = {**CHAPTER, "v": "c0002 Roots [Official]", "value": 1}
 PROGRESS = {**CHAPTER, "v": "c0002 Roots [Official]", "p": 1, "n": 2, "done": False, "shift": []}
 PULSE = {**CHAPTER, "v": "c0002 Roots [Official]", "session": "matrix-session", "seq": 1}
 
+PEER = {"name": "matrixpeer", "url": "https://peer.example", "present": "matrix-present-secret-0123456789"}
+
 LIB = r"^lib(?:/(?P<rel>[\s\S]*))?$"
 THUMB = r"^thumb(?:/(?P<name>[\s\S]*))?$"
 
@@ -93,6 +95,16 @@ MATRIX = [
     (THUMB,                                   "GET",  f"/thumb/{MOON}",                      None,             401, 200, 200, 200),
     (THUMB,                                   "GET",  "/thumb/Invented",                     None,             401, 404, 404, 404),
     ("api/admin/rescan",                      "POST", "/api/admin/rescan",                   {"full": False},  401, 403, 403, 200),
+    # reader/peer_urls.py: the peer API takes a peer's secret and never a session; the admin's peer screens
+    ("api/peer/catalog",                      "GET",  "/api/peer/catalog",                   None,             401, 401, 401, 401),
+    ("api/peer/page",                         "GET",  f"/api/peer/page?m={MOON}&v=b01%20Spring/c0001%20Seeds&f=001.png", None, 401, 401, 401, 401),
+    ("settings/admin/peers/",                 "GET",  "/settings/admin/peers/",              None,             302, 403, 403, 200),
+    ("api/admin/peers",                       "GET",  "/api/admin/peers",                    None,             401, 403, 403, 200),
+    ("api/admin/peers",                       "POST", "/api/admin/peers",                    PEER,             401, 403, 403, 200),
+    ("api/admin/peers/<str:name>",            "POST", "/api/admin/peers/matrixpeer",         {"share": "none"}, 401, 403, 403, 200),
+    ("api/admin/peers/<str:name>",            "POST", "/api/admin/peers/nobody",             {"enabled": False}, 401, 403, 403, 404),
+    ("api/admin/peers/<str:name>/test",       "POST", "/api/admin/peers/nobody/test",        {},               401, 403, 403, 404),
+    ("api/admin/peers/<str:name>/catalog",    "GET",  "/api/admin/peers/nobody/catalog",     None,             401, 403, 403, 404),
     # scraper/urls.py: the admin screen and the proxy to the daemon (not running here: 503)
     ("settings/admin/scraper/",               "GET",  "/settings/admin/scraper/",            None,             302, 403, 403, 302),
     ("settings/admin/scraper/<slug:tab>/",    "GET",  "/settings/admin/scraper/queue/",      None,             302, 403, 403, 200),

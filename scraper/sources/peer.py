@@ -12,15 +12,14 @@ folder) and each page file, so the same content has the same identity on both si
 already here with the same content hash is not listed, so it is never fetched again.
 """
 import logging
-import os
 import time
 from urllib.parse import urlencode
 
 import orjson
 from django.conf import settings
 
-from library import contenthash, files
-from library.names import IMAGE_EXTENSIONS, extension, is_page, natural_key
+from library import contenthash
+from library.names import IMAGE_EXTENSIONS, extension
 from mangacircus import netguard
 from mangacircus.jsonfile import read_capped
 
@@ -138,14 +137,7 @@ class PeerSource(Source):
         return listed
 
     def _same_here(self, manga, path, wanted):
-        folder = files.library_folder(f"{manga}/{path}")
-        if folder is None:
-            return False
-        pages = sorted((n for n in os.listdir(folder) if is_page(n)), key=natural_key)
-        try:
-            return contenthash.folder_hash(folder, pages) == wanted
-        except OSError:
-            return False
+        return contenthash.local_version_hash(f"{manga}/{path}") == wanted
 
     def _version(self, http, chapter_id):
         peer, manga, path = chapter_id.split("/", 2)

@@ -1,0 +1,103 @@
+"""Two real servers on loopback: pairing, sharing, transfer, resume after kill -9, refusals."""
+from urllib.parse import urlencode
+
+import pytest
+
+from tests.peering.support import A_TO_B, B_TO_A, Pair, images
+
+pytestmark = pytest.mark.process
+
+
+@pytest.fixture
+def pair(tmp_path):
+    p = Pair(tmp_path).start()
+    yield p
+    p.stop()
+
+
+def remote_names(pair):
+    status, _, data = pair.admin_b.get("/api/admin/peers/alpha/catalog")
+    assert status == 200, data
+    return [m["name"] for m in data["manga"]]
+
+
+def test_pairing_and_sharing_none_all_and_a_list(pair):
+    pair.pair()
+    code, out = pair.on_a("peer", "list")
+    assert code == 0 and f"beta\t{pair.beta.url}\tenabled\tshares: none" in out
+    assert pair.admin_b.post("/api/admin/peers/alpha/test", {})[2] == {
+        "ok": True, "message": "connected: alpha shares 0 manga with this server"}
+    assert remote_names(pair) == []
+    code, out = pair.on_a("peer", "share", "beta", "all")
+    assert (code, out.strip()) == (0, "beta now sees: all")
+    assert remote_names(pair) == ["Long Scroll", "Moon Garden", "Secret Diary"]
+    code, out = pair.on_a("peer", "share", "beta", "Moon Garden", "Long Scroll")
+    assert (code, out.strip()) == (0, "beta now sees: 2 manga: Long Scroll, Moon Garden")
+    assert remote_names(pair) == ["Long Scroll", "Moon Garden"]
+    code, out = pair.on_a("peer", "share", "beta", "Nothing Here")
+    assert code == 1 and "no manga named 'Nothing Here'" in out
+    # alpha, with no PEER_ALLOW, will not reach beta on loopback, and says how to allow it
+    answer = pair.admin_a.post("/api/admin/peers/beta/test", {})[2]
+    assert answer["ok"] is False and "PEER_ALLOW" in answer["message"] and "127.0.0.1" in answer["message"]
+
+
+def test_bad_input_to_the_command_exits_non_zero_with_a_message(pair):
+    pair.pair()
+    good = pair.secret_file("x", "y" * 30)
+    code, out = pair.on_a("peer", "add", "beta", pair.beta.url, "--present-secret-file", good)
+    assert code == 1 and "a peer named 'beta' exists already" in out
+    code, out = pair.on_a("peer", "add", "gamma", "ftp://x", "--present-secret-file", good)
+    assert code == 1 and "must be http:// or https://" in out
+    short = pair.secret_file("y", "short")
+    code, out = pair.on_a("peer", "add", "gamma", "http://x.example", "--present-secret-file", short)
+    assert code == 1 and "24 to 200 visible characters" in out
+    code, out = pair.on_a("peer", "remove", "nobody")
+    assert code == 1 and "no peer named 'nobody'" in out
+    code, out = pair.on_b("peer", "pull", "alpha", "Secret Diary")
+    assert code == 1 and "alpha shares no manga named 'Secret Diary'" in out
+
+
+def test_wrong_revoked_secrets_and_an_unshared_manga_probed_by_name(pair):
+    pair.pair()
+    pair.on_a("peer", "share", "beta", "Moon Garden")
+    client = pair.alpha.client()
+
+    def page(m, secret=B_TO_A, v="c0001 Dear", f="001.png"):
+        return client.get("/api/peer/page?" + urlencode({"m": m, "v": v, "f": f}),
+                          headers={"Authorization": f"Bearer {secret}"})[:3:2]
+
+    assert page("Moon Garden", v="b01 Spring/c0001 Seeds")[0] == 200
+    assert page("Secret Diary") == page("No Such Manga") == (404, {"error": "not found"})
+    assert page("Moon Garden", A_TO_B, v="b01 Spring/c0001 Seeds")[0] == 401  # what alpha presents, it does not accept
+    assert pair.admin_a.get("/api/peer/catalog")[0] == 401  # the admin's session counts for nothing
+    code, out = pair.on_a("peer", "remove", "beta")
+    assert (code, out.strip()) == (0, "removed peer beta; its secret no longer opens anything here")
+    assert page("Moon Garden", v="b01 Spring/c0001 Seeds")[0] == 401
+    answer = pair.admin_b.post("/api/admin/peers/alpha/test", {})[2]
+    assert answer == {"ok": False, "message": "the peer refused our secret (401): the secret this server presents "
+                                              "must be the one the peer accepts from us"}
+
+
+def test_it_transfers_books_extras_and_versions_byte_for_byte_then_skips_them(pair):
+    pair.pair()
+    pair.on_a("peer", "share", "beta", "Moon Garden", "Long Scroll")
+    pair.start_scraper()
+    code, out = pair.on_b("peer", "pull", "alpha", "Moon Garden")
+    assert code == 0 and out.startswith("queued: Moon Garden from alpha (job j"), out
+    jobs = pair.wait_idle()
+    assert [j["state"] for j in jobs] == ["done", "done"], jobs
+    sent, got = images(pair.lib_a / "Moon Garden"), images(pair.lib_b / "Moon Garden")
+    assert sorted(got) == sorted(sent) and got == sent
+    assert "x01 Side Stories/c0001 Bonus/001.png" in got and "b01 Spring/c0002 Roots [Official]/002-003.png" in got
+    assert len(pair.page_fetches()) == len(sent)
+    # beta's catalog view now says "same" for all of it
+    status, _, data = pair.admin_b.get("/api/admin/peers/alpha/catalog")
+    states = {m["name"]: m["state"] for m in data["manga"]}
+    assert states == {"Moon Garden": "same", "Long Scroll": "missing"}
+    # a second pull of everything fetches only what is not here with the same hash
+    code, out = pair.on_b("peer", "pull", "alpha")
+    assert code == 0 and "Long Scroll" in out and "Moon Garden" in out, out
+    pair.wait_idle()
+    assert images(pair.lib_b / "Long Scroll") == images(pair.lib_a / "Long Scroll")
+    fetched = pair.page_fetches()
+    assert len(fetched) == len(sent) + 3 and all(m == "Long Scroll" for m, _v, _f in fetched[len(sent):])
