@@ -178,9 +178,11 @@ class Library:
         wrapper = staging.with_name(f"{staging.name}.manga")
         if not wrapper.is_dir():
             return
-        # The chapter folder is the one with chapter.json (written before the wrapper was made).
-        for chapter in [c.parent for c in wrapper.glob("*/**/chapter.json")]:
-            if not any(staging.iterdir()):
+        # The chapter folder is the one with chapter.json (written before the wrapper was made),
+        # which may sit in a book folder (a peer's chapter).
+        chapters = [c.parent for c in wrapper.glob("*/**/chapter.json")] or list(wrapper.glob("*/*"))
+        for chapter in chapters:
+            if chapter.is_dir() and not any(staging.iterdir()):
                 staging.rmdir()
                 os.rename(chapter, staging)
         shutil.rmtree(wrapper, ignore_errors=True)

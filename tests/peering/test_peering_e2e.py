@@ -1,4 +1,6 @@
 """Two real servers on loopback: pairing, sharing, transfer, resume after kill -9, refusals."""
+import time
+from collections import Counter
 from urllib.parse import urlencode
 
 import pytest
@@ -101,3 +103,32 @@ def test_it_transfers_books_extras_and_versions_byte_for_byte_then_skips_them(pa
     assert images(pair.lib_b / "Long Scroll") == images(pair.lib_a / "Long Scroll")
     fetched = pair.page_fetches()
     assert len(fetched) == len(sent) + 3 and all(m == "Long Scroll" for m, _v, _f in fetched[len(sent):])
+
+
+def test_a_transfer_killed_mid_chapter_resumes_without_refetching_or_showing_a_partial_chapter(tmp_path):
+    pair = Pair(tmp_path, long_pages=40).start()
+    try:
+        pair.pair()
+        pair.on_a("peer", "share", "beta", "Long One")
+        scraper = pair.start_scraper()
+        assert scraper.call("POST", "/settings", {"pace": {"peer": 0.15}})[0] == 200
+        code, out = pair.on_b("peer", "pull", "alpha", "Long One")
+        assert code == 0, out
+        staging = pair.lib_b / ".staging"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(list(staging.glob("*/*.png"))) < 10:
+            time.sleep(0.02)
+        scraper.kill9()
+        staged = len(list(staging.glob("*/*.png")))
+        assert 10 <= staged < 40
+        assert not (pair.lib_b / "Long One").exists()  # nothing of the chapter is visible yet
+        scraper = pair.start_scraper()
+        assert scraper.call("POST", "/settings", {"pace": {"peer": 0}})[0] == 200
+        jobs = pair.wait_idle()
+        assert {j["state"] for j in jobs} == {"done"}, jobs
+        assert images(pair.lib_b / "Long One") == images(pair.lib_a / "Long One")
+        fetched = Counter(f for m, _v, f in pair.page_fetches() if m == "Long One")
+        assert sorted(fetched) == [f"{n:03d}.png" for n in range(1, 41)]
+        assert sum(fetched.values()) - 40 <= 1  # at most the page in flight at the kill, fetched again
+    finally:
+        pair.stop()
