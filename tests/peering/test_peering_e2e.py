@@ -1,9 +1,12 @@
 """Two real servers on loopback: pairing, sharing, transfer, resume after kill -9, refusals."""
+import io
+import os
 import time
 from collections import Counter
 from urllib.parse import urlencode
 
 import pytest
+from PIL import Image
 
 from tests.peering.support import A_TO_B, B_TO_A, Pair, images
 
@@ -132,3 +135,34 @@ def test_a_transfer_killed_mid_chapter_resumes_without_refetching_or_showing_a_p
         assert sum(fetched.values()) - 40 <= 1  # at most the page in flight at the kill, fetched again
     finally:
         pair.stop()
+
+
+def same_size_other_png(path):
+    """Bytes of a PNG as large as the one at `path` but with other pixels."""
+    original = path.read_bytes()
+    for shade in range(1, 60):
+        buffer = io.BytesIO()
+        Image.new("RGB", Image.open(path).size, (shade, 90, 200)).save(buffer, "PNG")
+        if len(buffer.getvalue()) == len(original) and buffer.getvalue() != original:
+            return buffer.getvalue()
+    raise AssertionError("no PNG of the same size found")
+
+
+def test_a_page_whose_bytes_differ_from_the_announced_hash_is_rejected(pair):
+    pair.pair()
+    pair.on_a("peer", "share", "beta", "Long Scroll")
+    assert remote_names(pair) == ["Long Scroll"]  # alpha has hashed the pages now
+    # The page changes in place, its size, time and inode kept: alpha's catalog still announces the old hash.
+    page = pair.lib_a / "Long Scroll" / "c0001 Start [Official]" / "002.png"
+    st = page.stat()
+    with open(page, "r+b") as f:
+        f.write(same_size_other_png(page))
+    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
+    pair.start_scraper()
+    code, out = pair.on_b("peer", "pull", "alpha", "Long Scroll")
+    assert code == 0, out
+    jobs = pair.wait_idle()
+    failed = [j for j in jobs if j["state"] == "failed"]
+    assert len(failed) == 1 and "page 2" in failed[0]["error"] and "SHA-256" in failed[0]["error"], jobs
+    assert not (pair.lib_b / "Long Scroll").exists()
+    assert not list((pair.lib_b / ".staging").rglob("002.png"))
