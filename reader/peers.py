@@ -11,17 +11,19 @@ writes it: it needs a peer's URL and the secret this server presents to fetch pa
   characters, so a plain hash is enough; the secret itself is shown once, when it is made;
 - `share`: "none" (the default), "all", or a list of manga folder names.
 """
+import copy
 import hashlib
 import hmac
 import re
 import secrets
 import threading
 import time
+from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 from django.conf import settings
 
-from mangacircus.errors import Conflict, Invalid, NotFound
+from mangacircus.errors import Conflict, Invalid, NotFound, Unavailable
 from mangacircus.jsonfile import JsonFile
 
 FILE = "peers.json"
@@ -60,6 +62,26 @@ def _validate(data):
 
 def _peers():
     return open_store().data["peers"]
+
+
+@contextmanager
+def _change():
+    """A change to the peers, on disk before it answers (a revoked secret must stay revoked after
+    a crash), and undone when it cannot be written. Yields the peers dict."""
+    store = open_store()
+    with store.exclusive():
+        before = copy.deepcopy(store.data["peers"])
+        try:
+            yield store.data["peers"]
+        except BaseException:
+            store.data["peers"] = before  # a refused change leaves nothing half-made
+            raise
+        store.touch()
+        if not store.flush(held=True):
+            store.data["peers"] = before
+            store.touch()
+            raise Unavailable("saving the peers failed on the server, so nothing was changed; try again shortly",
+                              retry_after=5)
 
 
 def new_secret():
@@ -122,25 +144,22 @@ def add(name, url, present, accept=None):
     name, url = check_name(name), check_url(url)
     present = check_secret(present, "presented")
     accept = check_secret(accept, "accepted") if accept else new_secret()
-    store = open_store()
-    with store.lock:
-        if any(n.lower() == name.lower() for n in store.data["peers"]):
+    with _change() as all_peers:
+        if any(n.lower() == name.lower() for n in all_peers):
             raise Conflict(f"a peer named {name!r} exists already")
-        if any(hmac.compare_digest(p["acceptHash"], _hash(accept)) for p in store.data["peers"].values()):
+        if any(hmac.compare_digest(p["acceptHash"], _hash(accept)) for p in all_peers.values()):
             raise Conflict("another peer already uses that accepted secret; each peer needs its own")
         peer = {"url": url, "present": present, "acceptHash": _hash(accept), "enabled": True, "share": "none",
                 "created": int(time.time() * 1000)}
-        store.data["peers"][name] = peer
-        store.touch()
-        return view(name, peer), accept
+        all_peers[name] = peer
+    return view(name, peer), accept
 
 
 def edit(name, *, url=None, present=None, enabled=None, new_accept=False):
     """Change a peer; -> (its view, the new accepted secret when one was made, else None)."""
-    store = open_store()
     accept = None
-    with store.lock:
-        peer = store.data["peers"].get(name)
+    with _change() as all_peers:
+        peer = all_peers.get(name)
         if peer is None:
             raise NotFound(f"no peer named {name!r}")
         if url is not None:
@@ -154,8 +173,7 @@ def edit(name, *, url=None, present=None, enabled=None, new_accept=False):
         if new_accept:
             accept = new_secret()
             peer["acceptHash"] = _hash(accept)
-        store.touch()
-        return view(name, peer), accept
+    return view(name, peer), accept
 
 
 def share(name, policy, known=()):
@@ -167,22 +185,18 @@ def share(name, policy, known=()):
         if missing:
             raise NotFound(f"no manga named {', '.join(repr(m) for m in missing)} in this library")
         policy = sorted(set(policy))
-    store = open_store()
-    with store.lock:
-        peer = store.data["peers"].get(name)
+    with _change() as all_peers:
+        peer = all_peers.get(name)
         if peer is None:
             raise NotFound(f"no peer named {name!r}")
         peer["share"] = policy
-        store.touch()
-        return view(name, peer)
+    return view(name, peer)
 
 
 def remove(name):
-    store = open_store()
-    with store.lock:
-        if store.data["peers"].pop(name, None) is None:
+    with _change() as all_peers:
+        if all_peers.pop(name, None) is None:
             raise NotFound(f"no peer named {name!r}")
-        store.touch()
 
 
 def authenticate(secret):

@@ -144,3 +144,11 @@ def test_accepted_secrets_are_stored_hashed(server, paired, data_dir):
     stored = (data_dir / "peers.json").read_text()
     assert SECRET not in stored and hashlib.sha256(SECRET.encode()).hexdigest() in stored
     assert OTHER in stored  # the presented one has to be sent, so it is kept as given
+
+
+def test_a_refused_change_leaves_the_peer_as_it_was_and_changes_are_on_disk_at_once(server, paired, data_dir):
+    status, _, data = paired.post("/api/admin/peers/alpha", {"url": "https://other.example", "present": "short"})
+    assert status == 400 and data["error"] == "the presented secret must be 24 to 200 visible characters without spaces"
+    assert paired.get("/api/admin/peers")[2]["peers"][0]["url"] == "https://alpha.example"
+    assert paired.post("/api/admin/peers/alpha", {"enabled": False})[0] == 200
+    assert '"enabled":false' in (data_dir / "peers.json").read_text()  # no flush delay for a revocation
