@@ -39,6 +39,8 @@ def test_pairing_and_sharing_none_all_and_a_list(pair):
     code, out = pair.on_a("peer", "share", "beta", "Moon Garden", "Long Scroll")
     assert (code, out.strip()) == (0, "beta now sees: 2 manga: Long Scroll, Moon Garden")
     assert remote_names(pair) == ["Long Scroll", "Moon Garden"]
+    code, out = pair.on_a("peer", "share", "beta", "none")
+    assert (code, out.strip(), remote_names(pair)) == (0, "beta now sees: none", [])
     code, out = pair.on_a("peer", "share", "beta", "Nothing Here")
     assert code == 1 and "no manga named 'Nothing Here'" in out
     # alpha, with no PEER_ALLOW, will not reach beta on loopback, and says how to allow it
@@ -56,6 +58,10 @@ def test_bad_input_to_the_command_exits_non_zero_with_a_message(pair):
     short = pair.secret_file("y", "short")
     code, out = pair.on_a("peer", "add", "gamma", "http://x.example", "--present-secret-file", short)
     assert code == 1 and "24 to 200 visible characters" in out
+    code, out = pair.on_a("peer", "add", "gamma", "http://gamma.example", "--present-secret-file", good)
+    assert code == 0 and "the secret gamma must present to this server (shown only now): " in out, out
+    made = out.rsplit(": ", 1)[1].strip()
+    assert len(made) >= 24 and made not in (pair.data_a / "peers.json").read_text()
     code, out = pair.on_a("peer", "remove", "nobody")
     assert code == 1 and "no peer named 'nobody'" in out
     code, out = pair.on_b("peer", "pull", "alpha", "Secret Diary")
