@@ -87,18 +87,38 @@
       return;
     }
     const boxes = [];
+    // A box for the manga and one per book tick or clear all the versions under them.
+    const group = (label, members) => {
+      const all = h("input", { type: "checkbox", checked: members.every((b) => b.checked),
+        onchange: () => members.forEach((b) => { b.checked = all.checked; }) });
+      members.push(all);  // so a manga's box also sets its books' boxes
+      return h("label", null, all, " " + label);
+    };
     const manga = data.manga.map((m) => {
-      const versions = [];
-      m.books.forEach((b) => b.chapters.forEach((c) => c.versions.forEach((v) => {
-        const box = h("input", { type: "checkbox", checked: v.state !== "same" });
-        boxes.push({ box, manga: m.name, path: v.path });
-        versions.push(h("li", null, h("label", null, box, " " + v.path + " · " + v.pageCount + " pages · " + LABELS[v.state])));
-      })));
-      return h("details", { className: "card" }, h("summary", null, (m.title || m.name) + " · " + LABELS[m.state]), h("ul", null, versions));
+      const mangaBoxes = [];
+      const books = m.books.map((b) => {
+        const bookBoxes = [];
+        const versions = [];
+        b.chapters.forEach((c) => c.versions.forEach((v) => {
+          const box = h("input", { type: "checkbox", checked: v.state !== "same" });
+          boxes.push({ box, manga: m.name, path: v.path });
+          bookBoxes.push(box);
+          versions.push(h("li", null, h("label", null, box, " " + v.path + " · " + v.pageCount + " pages · " + LABELS[v.state])));
+        }));
+        const label = group(b.extra ? "Extras " + b.key : "Book " + b.key + (b.title ? " " + b.title : ""), bookBoxes);
+        mangaBoxes.push(...bookBoxes);
+        return h("li", null, label, h("ul", null, versions));
+      });
+      return h("details", { className: "card" }, h("summary", null, (m.title || m.name) + " · " + LABELS[m.state]),
+        group("The whole manga", mangaBoxes), h("ul", null, books));
     });
     const queue = async () => {
       const byManga = {};
       boxes.filter((b) => b.box.checked).forEach((b) => { (byManga[b.manga] = byManga[b.manga] || []).push(name + "/" + b.manga + "/" + b.path); });
+      if (!Object.keys(byManga).length) {
+        toast("Nothing selected", "error");
+        return;
+      }
       try {
         for (const [m, chapters] of Object.entries(byManga)) {
           await api("api/admin/scraper/jobs", { kind: "chapters", source: "peer", series: name + "/" + m, chapters });

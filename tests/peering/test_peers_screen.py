@@ -68,13 +68,16 @@ def test_an_admin_adds_tests_shares_browses_copies_disables_and_deletes_a_peer(p
     alpha.locator("button:has-text('Browse catalog')").click()
     page.wait_for_selector("#peer-catalog summary")
     assert page.inner_text("#peer-catalog summary") == "Moon Garden · missing here"
+    page.click("#peer-catalog summary")
+    page.locator("#peer-catalog label", has_text="The whole manga").locator("input").uncheck()
+    page.locator("#peer-catalog label", has_text="Extras x1").locator("input").check()
     scraper = pair.start_scraper()
     scraper.call("POST", "/pause", {})
     page.click("button:has-text('Copy the selected versions')")
     page.wait_for_selector(".toast:has-text('Transfer queued')")
     jobs = scraper.call("GET", "/jobs")[1]["jobs"]
     assert [(j["kind"], j["source"], j["series"], j["scope"]["chapters"]) for j in jobs] == [
-        ("chapters", "peer", "alpha/Moon Garden", 5)]
+        ("chapters", "peer", "alpha/Moon Garden", 1)]
     alpha = page.locator("article.peer", has_text="alpha")
     alpha.locator("button:has-text('Disable')").click()
     page.wait_for_selector("article.peer h3:has-text('(disabled)')")
