@@ -52,10 +52,15 @@
       } catch (error) { result.textContent = error.message; result.className = "error"; }
     };
     const url = h("input", { value: peer.url, "aria-label": "URL of " + peer.name });
+    const present = h("input", { placeholder: "New secret to present (empty: keep it)", "aria-label": "New secret " + peer.name + " gets from us", autocomplete: "off" });
+    const save = () => {
+      const body = { url: url.value };
+      if (present.value) body.present = present.value;
+      act(api(path(peer.name), body), "Saved");
+    };
     return h("article", { className: "card peer" },
       h("h3", null, peer.name, peer.enabled ? "" : " (disabled)"),
-      h("div", { className: "actions-row" }, url,
-        h("button", { type: "button", onclick: () => act(api(path(peer.name), { url: url.value }), "URL saved") }, "Save URL")),
+      h("div", { className: "actions-row" }, url, present, h("button", { type: "button", onclick: save }, "Save")),
       shareEditor(peer),
       h("div", { className: "actions-row" },
         h("button", { type: "button", onclick: test }, "Test connection"),

@@ -79,6 +79,9 @@ def test_an_admin_adds_tests_shares_browses_copies_disables_and_deletes_a_peer(p
     assert [(j["kind"], j["source"], j["series"], j["scope"]["chapters"]) for j in jobs] == [
         ("chapters", "peer", "alpha/Moon Garden", 1)]
     alpha = page.locator("article.peer", has_text="alpha")
+    alpha.locator("input[placeholder^='New secret to present']").fill("short")
+    alpha.locator("button:text-is('Save')").click()
+    page.wait_for_selector(".toast.error:has-text('24 to 200 visible characters')")
     alpha.locator("button:has-text('Disable')").click()
     page.wait_for_selector("article.peer h3:has-text('(disabled)')")
     assert pair.admin_b.get("/api/admin/peers")[2]["peers"][0]["enabled"] is False
