@@ -506,6 +506,21 @@ def update_settings(q, changes, source_floor):
         return new
 
 
+def next_discover(q, local_now):
+    """ms time of the next nightly run (now when it is due), None when nightly updates are off."""
+    import datetime
+
+    with q.lock:
+        updates = q.data["settings"]["updates"]
+        if not updates["enabled"]:
+            return None
+        hour, minute = map(int, updates["at"].split(":"))
+        slot = local_now.replace(hour=hour, minute=minute, second=0, microsecond=0)
+        if (updates["lastRun"] or 0) >= slot.timestamp() * 1000 or updates["lastRun"] is None and local_now >= slot:
+            slot += datetime.timedelta(days=1)
+        return int(max(slot, local_now).timestamp() * 1000)
+
+
 def set_paused(q, paused):
     with q.lock:
         q.data["settings"]["paused"] = paused

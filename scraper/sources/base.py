@@ -92,6 +92,11 @@ class Source:
         """-> (name, seconds) for an endpoint with its own, slower limit than `pace`, or None."""
         return None
 
+    def thumbnail(self, cover_url):
+        """-> the URL of a small version of one of this source's covers (for search results), or
+        None when `cover_url` is not one of its covers: the daemon fetches nothing else for it."""
+        return None
+
     def page_fetched(self, http, page, attempts, ok):
         """After the daemon fetched a page: `attempts` as recorded by the client (url, status, bytes,
         ms, cached), `ok` whether the page was stored. For sources that ask for reports."""

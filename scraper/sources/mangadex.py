@@ -267,6 +267,13 @@ class MangaDex(Source):
             raise InvalidInput(f"{chapter_id!r} is not a MangaDex chapter id")
         return parse_at_home(self._get(http, f"/at-home/server/{chapter_id}"), int(time.time() * 1000))
 
+    def thumbnail(self, cover_url):
+        prefix = f"{self.uploads}/covers/"
+        if not isinstance(cover_url, str) or not cover_url.startswith(prefix) or ".." in cover_url \
+                or "?" in cover_url or "#" in cover_url or cover_url.count("/") != prefix.count("/") + 1:
+            return None
+        return f"{cover_url}.256.jpg"
+
     def page_fetched(self, http, page, attempts, ok):
         """One report per image request to an at-home node (never for the uploads server)."""
         host = urlsplit(page.url).netloc
