@@ -102,7 +102,7 @@ def dex(monkeypatch):
     """The fake MangaDex with the standard corpus; the mangadex module pointed at it, with the
     pacing scaled down (tests that measure pacing put the real values back)."""
     from scraper.sources import mangadex
-    from tests.scraper.fakedex import FakeDex, standard
+    from bench.fakedex import FakeDex, standard
 
     site = FakeDex().start()
     site.ids = standard(site)

@@ -1,5 +1,5 @@
 """The mangadex module: its pure parsers on documents shaped like the API's, and whole jobs of the
-in-process daemon against the fake MangaDex (tests/scraper/fakedex.py)."""
+in-process daemon against the fake MangaDex (bench/fakedex.py)."""
 import json
 
 import pytest
@@ -11,7 +11,7 @@ from scraper.http import USER_AGENT
 from scraper.sources import mangadex
 from tests.scraper import fakesite
 from tests.scraper.conftest import drain
-from tests.scraper.fakedex import NO_GROUP, FakeDex, Group
+from bench.fakedex import NO_GROUP, FakeDex, Group
 
 
 def chapter_entity(**attrs):

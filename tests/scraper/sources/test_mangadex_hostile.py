@@ -8,7 +8,7 @@ from scraper import queue
 from scraper.sources import mangadex
 from tests.scraper import fakesite
 from tests.scraper.conftest import drain
-from tests.scraper.fakedex import Group, html_page
+from bench.fakedex import Group, html_page
 
 
 def small(dex):

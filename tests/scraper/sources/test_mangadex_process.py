@@ -7,7 +7,7 @@ import time
 import pytest
 
 from tests.scraper.conftest import TOKEN
-from tests.scraper.fakedex import FakeDex, Group
+from bench.fakedex import FakeDex, Group
 from tests.scraper.support import ScraperProcess
 
 pytestmark = pytest.mark.process

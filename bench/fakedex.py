@@ -8,7 +8,13 @@ caps (400 above 100 for lists, 500 for the feed) and the 10,000 result window (4
 is too large"). Every object carries fields this module has never heard of (`zz…`), as a newer API
 would.
 
-Hostile modes, on top of FakeSite's per-path `script`/`always` and `flaky`:
+It lives in bench/ because `python -m bench` measures the mangadex module against it too; the
+tests use it the same way (tests/scraper/sources/test_mangadex*.py).
+
+Hostile modes (an action is fn(handler, body) writing a whole, possibly broken, answer; the tests'
+fakesite.py has more of them):
+- `script[path]` / `always[path]`: actions for the next requests / every request of one path;
+- `flaky`: that share of requests (seeded) answers 500, 502 or 503;
 - `kind_script[kind]` / `kind_always[kind]`: actions for the next requests / every request of one
   kind: "api", "at-home", "node", "cover", "report";
 - `flaky_kinds`: the kinds `flaky` applies to (default all);
@@ -16,16 +22,19 @@ Hostile modes, on top of FakeSite's per-path `script`/`always` and `flaky`:
 - `report_delay`: seconds the report endpoint sleeps before answering;
 - `drop`: (kind, attribute) removed from every manga or chapter document (schema drift).
 """
+import functools
+import io
+import random
 import re
 import threading
 import time
 import zlib
 from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import orjson
-
-from tests.scraper.fakesite import FakeSite, _QuietServer, png, status
+from PIL import Image
 
 NO_GROUP = "00e03853-1b96-4f41-9542-c71b8692033b"
 DATE = "2024-05-01T10:00:00+00:00"
@@ -36,10 +45,34 @@ def uuid(*parts):
     return f"{digest[:8]}-{digest[8:12]}-4{digest[13:16]}-a{digest[17:20]}-{digest[20:32]}"
 
 
+@functools.lru_cache(maxsize=None)
+def png(seed, size=(40, 60)):
+    out = io.BytesIO()
+    Image.new("RGB", size, ((seed * 37) % 256, (seed * 91) % 256, (seed * 53) % 256)).save(out, "PNG")
+    return out.getvalue()
+
+
+def status(code, headers=None, body=b"{}"):
+    def act(h, _body):
+        h.send_response(code)
+        for k, v in (headers or {}).items():
+            h.send_header(k, v)
+        h.send_header("Content-Length", str(len(body)))
+        h.end_headers()
+        h.wfile.write(body)
+    return act
+
+
 def html_page(h, body):
     """A browser check: status 200, text/html, on a JSON route."""
     status(200, {"Content-Type": "text/html; charset=utf-8"},
-           b"<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>")(h, body)
+           b"<!DOCTYPE html><html><head><title>Just a moment...</title></head>"
+           b"<body>Checking your browser</body></html>")(h, body)
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # clients that hang up (a killed daemon, an aborted request) are expected here
 
 
 def unknown(obj, name):
@@ -52,10 +85,16 @@ class Group:
         self.id, self.name = uuid("group", name), name
 
 
-class FakeDex(FakeSite):
+class FakeDex:
     def __init__(self):
-        super().__init__(chapters=0)
-        self.series = {}
+        self.hits, self.log = Counter(), []   # log: (monotonic time, path) of every request
+        self.inflight = self.max_inflight = 0
+        self.user_agents = set()
+        self.script, self.always = {}, {}
+        self.flaky = 0.0
+        self.random = random.Random(7)
+        self.lock = threading.Lock()
+        self.httpd = None
         self.manga = {}         # id -> manga entity (without relationships' attributes)
         self.feeds = {}         # manga id -> [chapter entity]
         self.pages = {}         # chapter id -> number of pages
@@ -118,10 +157,28 @@ class FakeDex(FakeSite):
 
     # Serving
 
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def handle(self, h):
+        with self.lock:
+            self.inflight += 1
+            self.max_inflight = max(self.max_inflight, self.inflight)
+        try:
+            self._handle(h)
+        finally:
+            with self.lock:
+                self.inflight -= 1
+
     def start(self):
         site = self
 
-        class Handler(__import__("http.server").server.BaseHTTPRequestHandler):
+        class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
             def do_GET(self):
