@@ -141,7 +141,8 @@ class FakeDex:
         attrs = {"volume": volume, "chapter": number, "title": title, "translatedLanguage": lang,
                  "externalUrl": external, "isUnavailable": unavailable, "publishAt": DATE, "readableAt": DATE,
                  "createdAt": DATE, "updatedAt": DATE, "pages": 0 if external else pages, "version": 1}
-        rels = [{"id": g.id, "type": "scanlation_group", "attributes": {"name": g.name, "website": None}} for g in groups]
+        rels = [{"id": g.id, "type": "scanlation_group", "attributes": {"name": g.name, "website": None}}
+                for g in groups]
         rels += [{"id": manga_id, "type": "manga"}, {"id": uuid("user", uploader), "type": "user",
                                                      "attributes": {"username": uploader, "roles": []}}]
         self.feeds[manga_id].append({"id": chapter_id, "type": "chapter", "attributes": unknown(attrs, "chapter"),
@@ -197,7 +198,8 @@ class FakeDex:
 
     @staticmethod
     def kind_of(path):
-        for prefix, kind in (("/at-home/", "at-home"), ("/node/", "node"), ("/covers/", "cover"), ("/report", "report")):
+        for prefix, kind in (("/at-home/", "at-home"), ("/node/", "node"), ("/covers/", "cover"),
+                             ("/report", "report")):
             if path.startswith(prefix):
                 return kind
         return "api"
@@ -229,7 +231,8 @@ class FakeDex:
         if action:
             return action(h, body or b"")
         if flaky:
-            return status(self.random.choice((500, 502, 503)), {"Content-Type": "text/html"}, b"<h1>Bad gateway</h1>")(h, b"")
+            code = self.random.choice((500, 502, 503))
+            return status(code, {"Content-Type": "text/html"}, b"<h1>Bad gateway</h1>")(h, b"")
         status(code, {"Content-Type": content_type}, body)(h, body)
 
     def route(self, method, path, query):
@@ -280,8 +283,9 @@ class FakeDex:
         if limit > cap or limit < 0 or offset < 0:
             return None, None, self.error(400, "validation_exception", f"limit must be at most {cap}")
         if offset + limit > 10_000:
-            return None, None, self.error(400, "bad_request_http_exception",
-                                          "Result window is too large, offset + limit must be less than or equal to 10000")
+            return None, None, self.error(
+                400, "bad_request_http_exception",
+                "Result window is too large, offset + limit must be less than or equal to 10000")
         return limit, offset, None
 
     def entity(self, obj, query, kind):

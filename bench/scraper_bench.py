@@ -45,7 +45,7 @@ def _run_add(work, dex, manga):
         queue.add_job(daemon.queue, "add", "mangadex", manga, lang="en")
         while daemon.process_one_job():
             pass
-        return daemon.queue.data["revision"]
+        return queue.revision(daemon.queue)
     finally:
         daemon.close()
 

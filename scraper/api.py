@@ -191,9 +191,12 @@ def add_job(d, body, query):
         chapters = body.get("chapters")
         if not isinstance(chapters, list) or not chapters or not all(isinstance(c, str) and c for c in chapters):
             raise Invalid("chapters must be a non-empty list of chapter ids")
+    auto = body.get("auto") if kind == "add" else None
+    if auto is not None and not isinstance(auto, bool):
+        raise Invalid("auto must be true or false")
     job, created = queue.add_job(d.queue, kind, source.key, series, chapters,
                                  lang=_lang(body),
-                                 auto=body.get("auto") if kind == "add" and isinstance(body.get("auto"), bool) else None)
+                                 auto=auto)
     return (201 if created else 200), {"job": _job_view(job), "created": created}
 
 
@@ -233,9 +236,6 @@ def list_series(d, body, query):
 
 
 def add_series(d, body, query):
-    auto = body.get("auto")
-    if auto is not None and not isinstance(auto, bool):
-        raise Invalid("auto must be true or false")
     return add_job(d, {**body, "kind": "add", "series": body.get("id")}, query)
 
 

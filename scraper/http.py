@@ -158,9 +158,9 @@ class HttpClient:
                     self._next_at[(source.key, bucket[0])] = ended + bucket[1]
                 self._one.release()
             if record is not None:
-                record.append({"url": url, "status": response and response.status,
-                               "bytes": len(response.body) if response else 0, "ms": int((ended - started) * 1000),
-                               "cached": bool(response and response.headers.get("x-cache", "").upper().startswith("HIT"))})
+                cached = bool(response and response.headers.get("x-cache", "").upper().startswith("HIT"))
+                record.append({"url": url, "status": response and response.status, "cached": cached,
+                               "bytes": len(response.body) if response else 0, "ms": int((ended - started) * 1000)})
             if self._stalled():
                 raise Stalled(f"aborted by the watchdog while fetching {_short(url)}")
             if response is not None:
@@ -215,7 +215,8 @@ class HttpClient:
         answer = None
         try:
             answer = netguard.request(
-                method, url, body=body, headers=_headers(headers), allowed=_private_hosts(source), max_redirects=MAX_REDIRECTS,
+                method, url, body=body, headers=_headers(headers), allowed=_private_hosts(source),
+                max_redirects=MAX_REDIRECTS,
                 deadline=deadline, connect_timeout=self.limits.connect_timeout,
                 read_timeout=self.limits.read_timeout, on_socket=self._track)
             resp, url = answer.response, answer.url

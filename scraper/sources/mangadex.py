@@ -180,7 +180,8 @@ def parse_at_home(data, now_ms):
     chapter = _need(data, "chapter", dict, "at-home")
     digest = _need(chapter, "hash", str, "at-home.chapter")
     files = _need(chapter, "data", list, "at-home.chapter")
-    if not base.startswith(("https://", "http://")) or not all(isinstance(f, str) and f and "/" not in f for f in files):
+    good_files = all(isinstance(f, str) and f and "/" not in f for f in files)
+    if not base.startswith(("https://", "http://")) or not good_files:
         raise SourceChanged("MangaDex answered an at-home server with a bad base URL or file name")
     expires = now_ms + PAGES_VALID_MS
     return [PageInfo(url=f"{base}/data/{quote(digest)}/{quote(f)}", expires=expires) for f in files]

@@ -101,8 +101,8 @@ def reader_daemon(data_dir, library_dir, site, scraper_port):
 def dex(monkeypatch):
     """The fake MangaDex with the standard corpus; the mangadex module pointed at it, with the
     pacing scaled down (tests that measure pacing put the real values back)."""
-    from scraper.sources import mangadex
     from bench.fakedex import FakeDex, standard
+    from scraper.sources import mangadex
 
     site = FakeDex().start()
     site.ids = standard(site)

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from bench.fakedex import NO_GROUP, FakeDex, Group
 from library.names import key_order, parse_chapter
 from scraper import queue
 from scraper.errors import InvalidInput, SourceChanged
@@ -11,7 +12,6 @@ from scraper.http import USER_AGENT
 from scraper.sources import mangadex
 from tests.scraper import fakesite
 from tests.scraper.conftest import drain
-from bench.fakedex import NO_GROUP, FakeDex, Group
 
 
 def chapter_entity(**attrs):

@@ -4,11 +4,11 @@ trickle bodies, truncated and fake images, a failing node, a slow report endpoin
 import json
 import time
 
+from bench.fakedex import Group, html_page
 from scraper import queue
 from scraper.sources import mangadex
 from tests.scraper import fakesite
 from tests.scraper.conftest import drain
-from bench.fakedex import Group, html_page
 
 
 def small(dex):

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from tests.scraper.conftest import TOKEN
 from bench.fakedex import FakeDex, Group
+from tests.scraper.conftest import TOKEN
 from tests.scraper.support import ScraperProcess
 
 pytestmark = pytest.mark.process
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.process
 def chapters_seen(library):
     """Every chapter folder a reader could see now; fails on an incomplete one."""
     found = []
-    for chapter_json_dir in [p for p in library.glob("*/*") if p.is_dir()] + [p for p in library.glob("*/*/*") if p.is_dir()]:
+    for chapter_json_dir in [p for p in [*library.glob("*/*"), *library.glob("*/*/*")] if p.is_dir()]:
         if any(part.startswith(".") for part in chapter_json_dir.relative_to(library).parts):
             continue
         if not chapter_json_dir.name.startswith("c0"):
