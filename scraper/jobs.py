@@ -119,6 +119,10 @@ def run_chapters(d, job):
             _fill_chapter_info(d, source, entry, job)
             continue
         chapter = ChapterInfo(**info)
+        if chapter.skip:  # queued by id through the API, but the source cannot give it
+            d.warn(f"{entry['manga']}: chapter {chapter.number or 'oneshot'} skipped: {chapter.skip}")
+            queue.chapter_done(d.queue, job, chapter_id)
+            continue
         if _already_here(chapter, d.library.published_keys(entry["manga"], source.key)):
             queue.chapter_done(d.queue, job, chapter_id)
             continue

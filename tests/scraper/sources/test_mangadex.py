@@ -221,3 +221,17 @@ def test_fake_dex_enforces_the_documented_limits():
         assert code == 400 and b"Result window is too large" in body
     finally:
         dex.stop()
+
+
+def test_an_external_chapter_queued_by_id_is_skipped_with_its_reason(dexd, dex, library):
+    add(dexd, dex, "strip")
+    job, _ = queue.add_job(dexd.queue, "chapters", "mangadex", dex.ids["strip"], [dex.ids["c4"]])
+    drain(dexd)
+    job = next(j for j in queue.list_jobs(dexd.queue) if j["id"] == job["id"])
+    # Not a chapter of this series at all: dropped with a warning; nothing downloaded.
+    assert job["state"] == "done" and job["warnings"]
+    garden_external, _ = queue.add_job(dexd.queue, "chapters", "mangadex", dex.ids["garden"], [dex.ids["c4"]])
+    drain(dexd)
+    done = next(j for j in queue.list_jobs(dexd.queue) if j["id"] == garden_external["id"])
+    assert done["state"] == "done" and any("skipped: only on an external site" in w for w in done["warnings"])
+    assert not (library / "Moon Garden" / "Vol. 2").exists()
