@@ -72,8 +72,11 @@ def write_manga(d, source, entry):
 
 
 def _already_here(chapter, keys):
-    """(chapter key, group) of a chapter already published by this source under another id."""
-    return (names.chapter_key(chapter.number), chapter.group) in keys
+    """A chapter this source already published under another id: same volume, number and group.
+    Oneshots (no number) are only ever matched by their id: two of them are not the same chapter."""
+    if chapter.number is None:
+        return False
+    return (names.chapter_key(chapter.volume), names.chapter_key(chapter.number), chapter.group) in keys
 
 
 def queue_new_chapters(d, source, entry):

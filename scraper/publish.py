@@ -117,8 +117,8 @@ class Library:
         return found
 
     def published_keys(self, manga, source):
-        """{(chapter key, group)} of this source's chapters in that manga: a chapter whose id changed
-        at the source is still recognised by its number and group."""
+        """{(volume key, chapter key, group)} of this source's chapters in that manga: a chapter whose
+        id changed at the source is still recognised by its volume, number and group."""
         keys = set()
         path = self._manga_path(manga)
         for chapter_json in [*path.glob("*/chapter.json"), *path.glob("*/*/chapter.json")]:
@@ -128,8 +128,8 @@ class Library:
                 continue
             if isinstance(meta, dict) and meta.get("source") == source:
                 groups = meta.get("groups") if isinstance(meta.get("groups"), list) else []
-                number = meta.get("number") if isinstance(meta.get("number"), str) else None
-                keys.add((names.chapter_key(number), str(groups[0]) if groups else ""))
+                number, volume = (meta.get(k) if isinstance(meta.get(k), str) else None for k in ("number", "volume"))
+                keys.add((names.chapter_key(volume), names.chapter_key(number), str(groups[0]) if groups else ""))
         return keys
 
     def write_manga(self, manga, manga_meta, cover=None):

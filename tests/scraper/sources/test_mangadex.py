@@ -235,3 +235,16 @@ def test_an_external_chapter_queued_by_id_is_skipped_with_its_reason(dexd, dex, 
     done = next(j for j in queue.list_jobs(dexd.queue) if j["id"] == garden_external["id"])
     assert done["state"] == "done" and any("skipped: only on an external site" in w for w in done["warnings"])
     assert not (library / "Moon Garden" / "Vol. 2").exists()
+
+
+def test_numbers_that_restart_per_volume_and_two_oneshots_are_all_downloaded(dexd, dex, library):
+    manga = dex.add_manga("Restarts", original="ja")
+    fans = Group("Fans")
+    for number, volume in (("1", "1"), ("1", "2"), (None, None), (None, None)):
+        dex.add_chapter(manga, number, volume, "", (fans,))
+    queue.add_job(dexd.queue, "add", "mangadex", manga, lang="en")
+    drain(dexd)
+    found = folders(library, "Restarts")
+    assert len(found) == 4
+    assert {"Vol. 1/c0001 [Fans]/chapter.json", "Vol. 2/c0001 [Fans]/chapter.json"} <= set(found)
+    assert dexd.queue.data["revision"] == 4
