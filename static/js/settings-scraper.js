@@ -115,7 +115,7 @@
       }, "Remove");
       return h("tr", { "data-series": s.key },
         h("td", null, s.manga), h("td", null, s.source, h("div", { className: "muted sc-wrap" }, s.id)),
-        h("td", null, s.source === "folder" ? "" : h("div", { className: "sc-row" }, lang, saveLang)),
+        h("td", null, s.source === "folder" ? "" : h("div", { className: "sc-row sc-lang" }, lang, saveLang)),
         h("td", null, h("label", { className: "sc-check" }, h("input", {
           type: "checkbox", checked: s.auto,
           onchange: (e) => act(`series/${s.key}`, { auto: e.target.checked }, e.target.checked ? "Auto-update on" : "Auto-update off"),
