@@ -130,7 +130,8 @@ def run_chapters(d, job):
             queue.chapter_done(d.queue, job, chapter_id)
             continue
         folder = download_chapter(d, job, source, entry, chapter)
-        published[chapter_id] = folder
+        if folder:
+            published[chapter_id] = folder
 
 
 def _fill_chapter_info(d, source, entry, job):
@@ -147,12 +148,18 @@ def _fill_chapter_info(d, source, entry, job):
 
 
 def download_chapter(d, job, source, entry, chapter):
-    """Fetch the missing pages into staging (checkpoint after each), then publish; -> folder name."""
+    """Fetch the missing pages into staging (checkpoint after each), then publish; -> folder name, or
+    None when the source no longer has the chapter (skipped with a warning)."""
     transport = d.transport(source)
     d.library.check_space()
     staging_name = names.staging_name(job["id"], chapter.id)
+    try:
+        pages = source.pages(transport, chapter.id)
+    except NotFound as e:  # deleted at the source since it was listed: the other chapters go on
+        d.warn(f"{entry['manga']}: chapter {chapter.number or 'oneshot'} is gone from {source.name} ({e.message})")
+        queue.chapter_done(d.queue, job, chapter.id)
+        return None
     staging = d.library.staging_dir(staging_name)
-    pages = source.pages(transport, chapter.id)
     d.progress.touch()
     if not pages:
         raise ScraperError(f"{source.name} lists no pages for chapter {chapter.number or chapter.id}")

@@ -142,3 +142,14 @@ def test_one_request_in_flight_and_the_pace_kept(dexd, dex, library, monkeypatch
     assert len(gaps) >= 15 and min(gaps) >= 0.3
     at_home = [t for t, p in dex.log if p.startswith("/at-home/")]
     assert at_home[1] - at_home[0] >= 1.0
+
+
+def test_a_chapter_deleted_after_the_feed_is_skipped_and_the_rest_published(dexd, dex, library):
+    manga = small(dex)
+    first = dex.chapter_ids(manga)[0]
+    dex.script[f"/at-home/server/{first}"] = [fakesite.status(404)]
+    job = add(dexd, manga)
+    assert published(library) == DONE[1:]
+    chapters = chapters_job(dexd)
+    assert chapters["state"] == "done" and any("chapter 1 is gone from MangaDex" in w for w in chapters["warnings"])
+    assert job["state"] == "done"
