@@ -153,3 +153,16 @@ def test_a_chapter_deleted_after_the_feed_is_skipped_and_the_rest_published(dexd
     chapters = chapters_job(dexd)
     assert chapters["state"] == "done" and any("chapter 1 is gone from MangaDex" in w for w in chapters["warnings"])
     assert job["state"] == "done"
+
+
+def test_rate_headers_in_both_styles_are_read_and_bad_ones_ignored():
+    from scraper.http import HttpClient, Response
+
+    def wait(**headers):
+        return HttpClient._retry_after(Response(429, headers, b"", "http://x/"))
+
+    assert 28 <= wait(**{"x-ratelimit-retry-after": str(int(time.time()) + 30)}) <= 30
+    assert wait(**{"retry-after": "7"}) == 7
+    for bad in ({"retry-after": "-5"}, {"retry-after": "soon"}, {"x-ratelimit-retry-after": "-1"},
+                {"x-ratelimit-retry-after": str(int(time.time()) - 60)}, {}):
+        assert wait(**bad) is None, bad
