@@ -1,13 +1,15 @@
 """What each job kind does (docs/scraper.md). The daemon runs one job at a time through `run(d, job)`.
 
-- add: read the series from its source, subscribe it (series list, manga folder name), then
-  queue the chapters not yet in the library.
+- add: read the series from its source, subscribe it (series list, manga folder name, language,
+  auto), write the manga folder with manga.json and the cover, then queue the chapters not yet in
+  the library (those the source cannot give, external or unavailable, are skipped with a warning).
 - update: queue the chapters of a subscribed series not yet in the library.
 - chapters: download each scoped chapter into staging and publish it when complete.
 - discover: queue an update for every subscribed series with auto on.
 
 Every step is idempotent: a chapter already published by that source (its chapter.json names
-the source and id) is skipped, so running a job twice, or after a crash, publishes nothing twice.
+the source and id, or the same volume, number and group) is skipped, so running a job twice, or
+after a crash, publishes nothing twice. Chapters with a volume go into a `Vol. N` book folder.
 """
 import dataclasses
 import logging
