@@ -20,6 +20,7 @@ fakesite.py has more of them):
 - `flaky_kinds`: the kinds `flaky` applies to (default all);
 - `bad_nodes`: at-home node numbers that answer 502 (each at-home call hands out the next number);
 - `report_delay`: seconds the report endpoint sleeps before answering;
+- `node_base`: where at-home sends the images (another server: the address guard must judge it);
 - `drop`: (kind, attribute) removed from every manga or chapter document (schema drift).
 """
 import functools
@@ -103,6 +104,7 @@ class FakeDex:
         self.bad_nodes = set()
         self.nodes = 0
         self.report_delay = 0.0
+        self.node_base = None   # another base for the at-home nodes (default: this server)
         self.reports = []
         self.kinds = Counter()
         self.drop = None
@@ -257,7 +259,7 @@ class FakeDex:
                 node = self.nodes
             digest = m.group(1).replace("-", "")
             files = [f"{n}-{digest[:8]}.png" for n in range(1, count + 1)]
-            return self.ok({"result": "ok", "baseUrl": f"{self.url}/node/{node}/tok{node}",
+            return self.ok({"result": "ok", "baseUrl": f"{self.node_base or self.url}/node/{node}/tok{node}",
                             "chapter": {"hash": digest, "data": files, "dataSaver": files, "zzAdded": 1}, "zzAdded": 2})
         if m := re.fullmatch(r"/node/(\d+)/[^/]+/data/([0-9a-f]{32})/(\d+)-[0-9a-f]{8}\.png", path):
             if int(m.group(1)) in self.bad_nodes:

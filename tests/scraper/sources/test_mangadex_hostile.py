@@ -4,7 +4,7 @@ trickle bodies, truncated and fake images, a failing node, a slow report endpoin
 import json
 import time
 
-from bench.fakedex import Group, html_page
+from bench.fakedex import FakeDex, Group, html_page
 from scraper import queue
 from scraper.sources import mangadex
 from tests.scraper import fakesite
@@ -166,3 +166,17 @@ def test_rate_headers_in_both_styles_are_read_and_bad_ones_ignored():
     for bad in ({"retry-after": "-5"}, {"retry-after": "soon"}, {"x-ratelimit-retry-after": "-1"},
                 {"x-ratelimit-retry-after": str(int(time.time()) - 60)}, {}):
         assert wait(**bad) is None, bad
+
+
+def test_page_hosts_from_at_home_pass_the_address_guard(dexd, dex, library):
+    """MANGADEX_API_URL's own host:port is allowed on loopback; a node elsewhere on loopback is not."""
+    canary = FakeDex().start()
+    try:
+        manga = small(dex)
+        dex.node_base = canary.url
+        add(dexd, manga)
+        job = chapters_job(dexd)
+        assert job["state"] == "failed" and "loopback, private or link-local" in job["error"]
+        assert sum(canary.hits.values()) == 0 and published(library) == []
+    finally:
+        canary.stop()
