@@ -39,18 +39,33 @@ class ChapterName(NamedTuple):
 
 
 def number_key(digits):
-    """'0012.50' → '12.5', '0000' → '0', '2.0' → '2'."""
-    whole, _, fraction = digits.partition(".")
+    """'0012.5' → '12.5', '0003.10' → '3.10', '0000' → '0': the integer part loses its leading
+    zeros, the decimal digits stay as written (sources number sub-chapters 3.9, 3.10, 3.11)."""
+    whole, dot, fraction = digits.partition(".")
     whole = whole.lstrip("0") or "0"
-    fraction = fraction.rstrip("0")
-    return f"{whole}.{fraction}" if fraction else whole
+    return f"{whole}.{fraction}" if dot and fraction else whole
+
+
+# Fractions read as decimals rather than as a sub-chapter number: one digit (.5), a leading zero
+# (.05), or quarters (.25, .75). Any other fraction of two or more digits (.10, .11, .12 ...)
+# is a sub-chapter number and comes after .9. So 3.9 < 3.10 < 3.11 and 12.25 < 12.5 < 12.75.
+_QUARTERS = frozenset({"25", "75"})
+
+
+def _fraction_order(fraction):
+    if not fraction:
+        return Decimal(0)
+    if len(fraction) == 1 or fraction.startswith("0") or fraction in _QUARTERS:
+        return Decimal("0." + fraction)
+    return Decimal(int(fraction))
 
 
 def key_order(key):
-    """Sort order of a book or chapter key: numeric, extras (x…) after the numbered ones."""
-    if key.startswith("x"):
-        return (1, Decimal(key[1:]))
-    return (0, Decimal(key))
+    """Sort order of a book or chapter key: by number (the fraction rule above), extras (x…) after
+    the numbered ones; the key itself breaks ties (3.1 and 3.10 are different chapters)."""
+    extra = key.startswith("x")
+    whole, _, fraction = (key[1:] if extra else key).partition(".")
+    return (int(extra), int(whole), _fraction_order(fraction), key)
 
 
 def natural_key(name):

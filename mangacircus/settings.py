@@ -138,6 +138,9 @@ SCRAPER_MIN_FREE_MB = _int("SCRAPER_MIN_FREE_MB", 200, 0, 10_000_000)
 SCRAPER_IMPORT_ROOTS = [Path(p).resolve() for p in _list("SCRAPER_IMPORT_ROOTS", [])]
 # Extra source modules to load (dotted paths), besides the built-in ones.
 SCRAPER_SOURCES = _list("SCRAPER_SOURCES", [])
+# Another base for the MangaDex module (a mirror, a caching proxy, a test server); covers and the
+# image report then go to the same base, and its host:port may be a private address.
+MANGADEX_API_URL = _url("MANGADEX_API_URL", "https://api.mangadex.org")
 TRUSTED_PROXIES = _networks("TRUSTED_PROXIES")
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["*"])
 if "*" not in ALLOWED_HOSTS:

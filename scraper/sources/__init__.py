@@ -8,7 +8,7 @@ from django.conf import settings
 
 from ..errors import InvalidInput
 
-BUILT_IN = ("scraper.sources.folder",)
+BUILT_IN = ("scraper.sources.folder", "scraper.sources.mangadex")
 _sources = {}
 
 

@@ -29,6 +29,12 @@ class SeriesInfo:
     status: str | None = None        # ongoing | completed | hiatus | cancelled
     language: str | None = None
     url: str | None = None
+    alt_titles: tuple = ()
+    tags: tuple = ()
+    links: dict = field(default_factory=dict)   # {site name: url}
+    content_rating: str | None = None
+    year: int | None = None
+    languages: tuple = ()                       # languages the chapters are available in
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,7 @@ class ChapterInfo:
     language: str = ""
     published: str | None = None     # ISO date
     url: str | None = None
+    skip: str = ""                   # why it cannot be downloaded (external only, unavailable): never queued
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,7 @@ class PageInfo:
     url: str
     headers: dict = field(default_factory=dict)
     expected_type: str | None = None  # a hint only: the stored type comes from the bytes
+    expires: int | None = None        # ms since the epoch: after this the daemon asks pages() again
 
 
 class Source:
@@ -68,8 +76,8 @@ class Source:
         """-> list[SeriesInfo]"""
         raise NotImplementedError
 
-    def series(self, http, series_id):
-        """-> SeriesInfo"""
+    def series(self, http, series_id, lang=None):
+        """-> SeriesInfo; `lang` is the subscription's language, for the title when there is a choice."""
         raise NotImplementedError
 
     def chapters(self, http, series_id, lang):
@@ -79,6 +87,19 @@ class Source:
     def pages(self, http, chapter_id):
         """-> list[PageInfo], in reading order"""
         raise NotImplementedError
+
+    def bucket(self, url):
+        """-> (name, seconds) for an endpoint with its own, slower limit than `pace`, or None."""
+        return None
+
+    def thumbnail(self, cover_url):
+        """-> the URL of a small version of one of this source's covers (for search results), or
+        None when `cover_url` is not one of its covers: the daemon fetches nothing else for it."""
+        return None
+
+    def page_fetched(self, http, page, attempts, ok):
+        """After the daemon fetched a page: `attempts` as recorded by the client (url, status, bytes,
+        ms, cached), `ok` whether the page was stored. For sources that ask for reports."""
 
     def describe(self):
         return {"key": self.key, "name": self.name, "pace": self.pace, "transport": self.transport,
