@@ -1,0 +1,127 @@
+"""A mixed library (image folders, a CBZ per chapter, a CBZ per volume, ComicInfo.xml in both) read
+through the API and /lib/ as a user sees it, and archives across scans (cache, shallow checks)."""
+import os
+from urllib.parse import quote
+
+import pytest
+
+from library.scan import Scan
+from tests.conftest import make_page
+from tests.library.cbz import comic_info, make_cbz, pages
+from tests.support.app import AppServer
+
+SERIES_INFO = comic_info(Series="Star Ferry", Title="Departure", Number="1", Writer="Ann Writer, Bo Writer",
+                         Penciller="Cy Artist", Genre="Drama", Tags="Boats", Web="https://example.org/star",
+                         LanguageISO="en", Manga="YesAndRightToLeft", Year="2019", Summary="A ferry & a star",
+                         pages_xml='<Pages><Page Image="0" Type="FrontCover"/><Page Image="3" Type="Deleted"/></Pages>')
+
+
+def mixed_tree(root):
+    """Star Ferry: c001 as a CBZ with ComicInfo (4 pages, one Deleted), c002 as a folder with its own
+    ComicInfo.xml, volume 2 as one deflated CBZ holding two chapter folders under a wrapper, and an
+    unparseable archive name whose ComicInfo gives the number."""
+    m = root / "Star Ferry"
+    make_cbz(m / "Star Ferry c001 [Crew].cbz", {**pages(4), "ComicInfo.xml": SERIES_INFO})
+    for n in (1, 2):
+        make_page(m / "c002 Harbour" / f"{n:03d}.png")
+    (m / "c002 Harbour" / "ComicInfo.xml").write_bytes(comic_info(Title="The Harbour", Number="99"))
+    make_cbz(m / "Star Ferry v02.cbz", {**pages(2, folder="Star Ferry v02/Chapter 3 Night/"),
+                                        **pages(3, folder="Star Ferry v02/Chapter 4/"),
+                                        "Star Ferry v02/__MACOSX/._001.png": b"junk", ".DS_Store": b"junk"},
+             deflate=True)
+    make_cbz(m / "bonus story.cbz", {**pages(2), "ComicInfo.xml": comic_info(Number="7.5", Title="Bonus")})
+    make_page(root / "Moon Garden" / "c0001 Seeds" / "001.png")
+    return root
+
+
+@pytest.fixture
+def mixed(tmp_path, data_dir):
+    library = mixed_tree(tmp_path / "library")
+    srv = AppServer(data_dir, library).start()
+    yield srv, library
+    srv.stop()
+
+
+def test_it_reads_folders_and_archives_of_every_layout_through_the_api(mixed):
+    srv, library = mixed
+    user = srv.client().signup("admin", "a long enough password")
+    status, _, manga = user.get("/api/manga?m=" + quote("Star Ferry"))
+    assert status == 200, manga
+    assert manga["title"] == "Star Ferry"
+    meta = manga["meta"]
+    assert meta["authors"] == ["Ann Writer", "Bo Writer"] and meta["artists"] == ["Cy Artist"]
+    assert meta["tags"] == ["Drama", "Boats"] and meta["year"] == 2019 and meta["description"] == "A ferry & a star"
+    assert {"name": "Web", "url": "https://example.org/star"} in meta["links"]
+    assert manga["direction"] == "rtl"
+    chapters = {c["id"]: c for b in manga["books"] for c in b["chapters"]}
+    assert sorted(chapters) == ["0/1", "0/2", "0/7.5", "2/3", "2/4"]
+    assert chapters["0/1"]["versions"][0]["name"] == "Star Ferry c001 [Crew].cbz"
+    assert chapters["0/1"]["versions"][0]["source"] == "Crew"
+    assert chapters["0/1"]["title"] == "Departure"  # ComicInfo's Title over the name's
+    assert chapters["0/1"]["versions"][0]["pages"] == 3  # the Deleted page is not shown
+    assert chapters["0/2"]["title"] == "The Harbour"  # a folder's ComicInfo; its Number does not renumber it
+    assert chapters["0/7.5"]["title"] == "Bonus"  # a name without a number takes ComicInfo's Number
+    assert chapters["2/3"]["title"] == "Night" and chapters["2/4"]["versions"][0]["pages"] == 3
+
+    for cid, count in (("0/1", 3), ("0/2", 2), ("2/3", 2), ("2/4", 3), ("0/7.5", 2)):
+        status, _, chapter = user.get(f"/api/chapter?m={quote('Star Ferry')}&c={quote(cid)}")
+        assert status == 200 and len(chapter["pages"]) == count, (cid, chapter)
+        for page in chapter["pages"]:
+            assert (page["w"], page["h"]) in ((40, 60), (60, 90)), page
+            status, headers, body = user.get("/" + page["u"])
+            assert status == 200, page["u"]
+            assert headers["Content-Type"] in ("image/png", "image/jpeg")
+            assert int(headers["Content-Length"]) == len(body) and body[:3] in (b"\x89PN", b"\xff\xd8\xff")
+            assert headers["Cache-Control"] == "private, max-age=86400"
+            assert headers["Content-Security-Policy"] == "sandbox; default-src 'none'"
+            assert user.get("/" + page["u"], headers={"If-None-Match": headers["ETag"]})[0] == 304
+    first = user.get(f"/api/chapter?m={quote('Star Ferry')}&c=0/1")[2]["pages"]
+    assert first[0]["t"] == ["cover"] and first[1]["t"] == []
+    status, headers, body = user.get("/thumb/" + quote("Star Ferry"))
+    assert status == 200 and headers["Content-Type"] == "image/webp"
+
+
+def test_it_answers_404_for_members_the_index_does_not_hold(mixed):
+    srv, library = mixed
+    user = srv.client().signup("admin", "a long enough password")
+    base = "/lib/" + quote("Star Ferry/Star Ferry c001 [Crew].cbz")
+    assert user.get(base + "/001.jpg")[0] == 200
+    for member in ("004.png", "ComicInfo.xml", "../c002 Harbour/001.png", "nothing.png", ".DS_Store"):
+        assert user.get(base + "/" + quote(member))[0] == 404, member  # 004 is the Deleted page
+    wrapper = "/lib/" + quote("Star Ferry/Star Ferry v02.cbz/Star Ferry v02/")
+    assert user.get(wrapper + quote("Chapter 4/003.jpg"))[0] == 200
+    assert user.get(wrapper + quote("__MACOSX/._001.png"))[0] == 404
+    assert srv.client().get(base + "/001.jpg")[0] == 401
+
+
+def test_it_streams_stored_and_deflated_members_byte_for_byte(mixed):
+    import zipfile
+    srv, library = mixed
+    user = srv.client().signup("admin", "a long enough password")
+    for archive in ("Star Ferry/Star Ferry c001 [Crew].cbz", "Star Ferry/Star Ferry v02.cbz"):
+        with zipfile.ZipFile(library / archive) as z:
+            for info in z.infolist():
+                if info.filename.endswith((".png", ".jpg")) and "__MACOSX" not in info.filename \
+                        and info.filename != "004.png":
+                    status, _, body = user.get("/lib/" + quote(f"{archive}/{info.filename}"))
+                    assert status == 200 and body == z.read(info), info.filename
+
+
+def test_it_never_opens_an_unchanged_archive_again(tmp_path):
+    library = mixed_tree(tmp_path / "library")
+    first = Scan(library, None, "full")
+    index, report = first.run()
+    assert report["work"]["archives"] == 3
+    again, report = Scan(library, index, "shallow").run()
+    assert report["work"]["archives"] == 0 and report["work"]["listings"] == 0
+    full, report = Scan(library, index, "full", cache=first.new_cache).run()
+    assert report["work"]["archives"] == 0 and not any(report["changed"].values())
+    # A new archive in a manga read again by a shallow check: only that one is opened.
+    make_cbz(library / "Star Ferry" / "Star Ferry c005.cbz", pages(2))
+    os.utime(library / "Star Ferry", (1, 1))
+    new, report = Scan(library, full, "shallow", cache=lambda: first.new_cache).run()
+    assert report["work"]["archives"] == 1 and "0/5" in {c.id for c in new.get("Star Ferry").chapters()}
+    # An archive replaced in place (same name, new content) is noticed by the shallow check.
+    make_cbz(library / "Star Ferry" / "Star Ferry c005.cbz", pages(4))
+    later, report = Scan(library, new, "shallow", cache=lambda: first.new_cache).run()
+    assert later.get("Star Ferry").chapter("0/5").versions[0].page_count == 4
