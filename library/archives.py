@@ -38,7 +38,7 @@ def read(path, rel):
     with open(path, "rb") as f:
         st = os.fstat(f.fileno())
         members, refused = zipread.directory(f, st.st_size, _wanted)
-        warnings = [("archive-member", f"{rel}/{name}", f"not read: it {why}") for name, why in refused]
+        warnings = [("archive-member", f"{rel}/{name}", f"not read: {why}") for name, why in refused]
         info = None
         meta = next((m for m in members if m.name.casefold() == "comicinfo.xml"), None)
         if meta is not None:

@@ -65,7 +65,7 @@ def _end_record(f, file_size):
     start = max(0, file_size - 22 - 0xFFFF)
     tail = _pread(f, start, file_size - start)
     at = tail.rfind(_EOCD)
-    while at >= 0 and at + 22 + struct.unpack_from("<H", tail, at + 20)[0] != len(tail):
+    while at >= 0 and (at + 22 > len(tail) or at + 22 + struct.unpack_from("<H", tail, at + 20)[0] != len(tail)):
         at = tail.rfind(_EOCD, 0, at)  # the signature inside a comment; the real one ends the file
     if at < 0:
         raise Refused("it has no ZIP end record: it is truncated, or not a ZIP archive")
@@ -162,11 +162,11 @@ def directory(f, file_size, wanted=lambda name: True):
             refused.append((raw.decode("utf-8", "replace"), "its name is not valid UTF-8"))
             continue
         name = name.replace("\\", "/")
-        if name.endswith("/") or ignored(name):
-            continue
         why = unsafe(name)
         if why:
             refused.append((name, f"its name {why}"))
+            continue
+        if name.endswith("/") or ignored(name):
             continue
         if not wanted(name):
             continue
@@ -177,19 +177,19 @@ def directory(f, file_size, wanted=lambda name: True):
                 refused.append((name, "its ZIP64 sizes are missing"))
                 continue
         if name in seen:
-            refused.append((name, "appears twice in the archive: the first one is read"))
+            refused.append((name, "it appears twice in the archive: the first one is read"))
             continue
         seen.add(name)
         if flags & 1:
-            refused.append((name, "is encrypted"))
+            refused.append((name, "it is encrypted"))
         elif method not in (0, 8):
-            refused.append((name, f"is compressed with method {method}; only stored and deflate are read"))
+            refused.append((name, f"it is compressed with method {method}; only stored and deflate are read"))
         elif method == 0 and csize != size:
-            refused.append((name, "is stored with two different sizes: the archive is corrupt"))
+            refused.append((name, "it is stored with two different sizes: the archive is corrupt"))
         elif size > MAX_PAGE_BYTES or (size > 1 << 20 and size > MAX_RATIO * max(csize, 1)):
-            refused.append((name, f"would unpack to {size:,} bytes from {csize:,}: refused as a zip bomb"))
+            refused.append((name, f"it would unpack to {size:,} bytes from {csize:,}: refused as a zip bomb"))
         elif offset + 30 + csize > cd_offset:
-            refused.append((name, "lies beyond the archive's data: the archive is truncated or corrupt"))
+            refused.append((name, "it lies beyond the archive's data: the archive is truncated or corrupt"))
         else:
             total += size
             members.append(Member(name, method, crc, csize, size, offset))
