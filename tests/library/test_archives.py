@@ -125,3 +125,18 @@ def test_it_never_opens_an_unchanged_archive_again(tmp_path):
     make_cbz(library / "Star Ferry" / "Star Ferry c005.cbz", pages(4))
     later, report = Scan(library, new, "shallow", cache=lambda: first.new_cache).run()
     assert later.get("Star Ferry").chapter("0/5").versions[0].page_count == 4
+
+
+def test_it_waits_for_an_archive_being_copied_in_to_settle(tmp_path):
+    library = tmp_path / "library"
+    make_page(library / "M" / "c0001" / "001.png")
+    for old in (library / "M" / "c0001" / "001.png", library / "M" / "c0001"):
+        os.utime(old, (1, 1))
+    path = make_cbz(library / "M" / "c0002.cbz", pages(2))
+    now = path.stat().st_mtime
+    index, report = Scan(library, None, "full", settle=5, clock=lambda: now + 1).run()
+    assert [c.id for c in index.get("M").chapters()] == ["0/1"]
+    assert [w["kind"] for w in report["warnings"] if w["path"] == "M/c0002.cbz"] == ["settling"]
+    assert report["work"]["archives"] == 0  # not even opened while it may still grow
+    later, report = Scan(library, index, "shallow", settle=5, clock=lambda: now + 6).run()
+    assert [c.id for c in later.get("M").chapters()] == ["0/1", "0/2"] and report["work"]["archives"] == 1
