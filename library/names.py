@@ -238,7 +238,8 @@ def parse_archive(name, series=(), in_book=False):
     """An archive's file name → ArchiveName, or None when it gives no number (docs/library.md, "Archives").
 
     1. The extension goes; so does a leading series name (the manga folder's name or title).
-    2. In a book folder it is a chapter: `c003`, `Series v01 c003` (the v is the folder's), `003`.
+    2. In a book folder it is a chapter: `c003`, `Series v01 c003` (the v is the folder's), `003`;
+       `Series v01` there is the whole book, read like a volume.
     3. In the manga folder: `v01 c003` → chapter 3 of book 1; `c012`, `Chapter 12`, `012` → a chapter;
        `v01`, `Vol 1 Title`, `x01` → a whole volume (book).
     4. Else a `v01`/`c012` token anywhere (`Series (2020) v01 (Digital)`).
@@ -252,13 +253,13 @@ def parse_archive(name, series=(), in_book=False):
         chapter = parse_chapter(text, in_book=in_book)
         if chapter:
             return _named(None, chapter)
-        book = None if in_book else parse_book(text)
+        book = parse_book(text)
         if book:
-            return ArchiveName(book, None)
+            return ArchiveName(book, None)  # in a book folder: that book's chapters (build_archive.py)
     volume, chapter = _VOLUME_TOKEN.search(stem), _CHAPTER_TOKEN.search(stem)
     if chapter:
         return _named(BookName(number_key(volume[1]), None) if volume and not in_book else None,
                       _chapter(number_key(chapter[1]), chapter[2]))
-    if volume and not in_book:
+    if volume:
         return ArchiveName(BookName(number_key(volume[1]), None), None)
     return None

@@ -28,6 +28,7 @@ CASES = [
     ("Moon Garden v01 c003 Frost.cbz", SERIES, True, None, "3", "Frost", None, False),
     ("c003.cbz", (), True, None, "3", None, None, False),
     ("x01 Omake.cbz", (), True, None, "x1", "Omake", None, False),
+    ("Moon Garden v01.cbz", SERIES, True, "1", None, None, None, False),
     ("Chapter 3 - 12 Days.cbz", (), False, None, "3", "12 Days", None, False),
 ]
 

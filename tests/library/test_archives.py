@@ -140,3 +140,28 @@ def test_it_waits_for_an_archive_being_copied_in_to_settle(tmp_path):
     assert report["work"]["archives"] == 0  # not even opened while it may still grow
     later, report = Scan(library, index, "shallow", settle=5, clock=lambda: now + 6).run()
     assert [c.id for c in later.get("M").chapters()] == ["0/1", "0/2"] and report["work"]["archives"] == 1
+
+
+def test_it_splits_archives_into_chapters_only_when_their_folders_look_like_chapters(tmp_path):
+    library = tmp_path / "library"
+    m = library / "Moon Garden"
+    make_cbz(m / "Vol 3" / "Moon Garden v03.cbz", {**pages(1, folder="c020/"), **pages(2, folder="c021 Dusk/")})
+    make_cbz(m / "Vol 3" / "c022.cbz", pages(2, folder="Moon Garden c022 [Team]/"))
+    make_cbz(m / "c030 Wrapped.cbz", {**pages(1, folder="c030/part a/"), **pages(1, folder="c030/part b/")})
+    make_cbz(m / "Moon Garden c031-032.cbz", {**pages(1, folder="c031/"), **pages(2, folder="c032/")})
+    make_cbz(m / "Moon Garden v04.cbz", {**pages(1, folder="Bonus art/"), **pages(2, folder="c040/")})
+    index, report = Scan(library, None, "full").run()
+    manga = index.get("Moon Garden")
+    found = {c.id: (c.versions[0].path, c.versions[0].files()) for c in manga.chapters()}
+    assert found == {
+        "0/30": ("Moon Garden/c030 Wrapped.cbz", ["c030/part a/001.jpg", "c030/part b/001.jpg"]),
+        "0/31": ("Moon Garden/Moon Garden c031-032.cbz/c031", ["001.jpg"]),
+        "0/32": ("Moon Garden/Moon Garden c031-032.cbz/c032", ["001.jpg", "002.png"]),
+        "3/20": ("Moon Garden/Vol 3/Moon Garden v03.cbz/c020", ["001.jpg"]),
+        "3/21": ("Moon Garden/Vol 3/Moon Garden v03.cbz/c021 Dusk", ["001.jpg", "002.png"]),
+        "3/22": ("Moon Garden/Vol 3/c022.cbz", ["Moon Garden c022 [Team]/001.jpg", "Moon Garden c022 [Team]/002.png"]),
+        "4/1": ("Moon Garden/Moon Garden v04.cbz", ["Bonus art/001.jpg", "c040/001.jpg", "c040/002.png"]),
+    }
+    assert manga.chapter("3/21").title == "Dusk" and manga.book("3").folder == "Vol 3"
+    assert not [w for w in report["warnings"] if w["kind"] != "settling"], report["warnings"]
+    assert manga.chapter("3/22").versions[0].pages()[0].tags == ()  # a folder's [brackets] are no page tags
