@@ -108,7 +108,7 @@ def scan_rows(library, cbz_root, runs):
         "rescan of the CBZ copy, nothing changed", value=opened,
         shown=f"{opened} archives opened · full {t_full * 1000:,.0f} ms · shallow {t_shallow * 1000:,.1f} ms",
         baseline=f"folders, full with cache {t_folder * 1000:,.0f} ms", ratio=t_full / t_folder,
-        target=target("value <= 0 | no archive opened"),
+        target=target("value <= 0 | none opened"),
     ))
     return rows
 

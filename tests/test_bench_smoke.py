@@ -25,7 +25,7 @@ ROWS = [
 ]
 
 TARGETS = ("≥ 0.6× raw", "≤ 2× raw", "≤ 1.5 s", "≤ 60 B/page", "≤ 50 ms", "p99 ≤ 25 ms", "p50 ≤ 30 ms", "≥ 0.8× nginx",
-           "≥ 0.5× folders", "no archive opened", "≥ 0.7× folder")
+           "≥ 0.5× folders", "none opened", "≥ 0.7× folder")
 
 
 def test_it_prints_every_row_of_the_table(tmp_path):
