@@ -138,7 +138,10 @@ class Scan:
     def cached_archive(self, rel, st):
         """The Listing of an archive this scan or the cache already knows at this size, mtime and inode."""
         entry = self.new_cache.get(rel) or self.cache.get(rel)
-        return archives.from_cache(entry, st) if isinstance(entry, dict) and "a" in entry else None
+        listing = archives.from_cache(entry, st) if isinstance(entry, dict) and "a" in entry else None
+        if listing is not None and self.full:
+            self.new_cache[rel] = entry  # a full scan writes the whole cache anew
+        return listing
 
     def read_archive(self, path, rel):
         """Open the archive and read its Listing; whatever is wrong with it becomes its refusal."""

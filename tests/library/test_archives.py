@@ -114,8 +114,10 @@ def test_it_never_opens_an_unchanged_archive_again(tmp_path):
     assert report["work"]["archives"] == 3
     again, report = Scan(library, index, "shallow").run()
     assert report["work"]["archives"] == 0 and report["work"]["listings"] == 0
-    full, report = Scan(library, index, "full", cache=first.new_cache).run()
+    second = Scan(library, index, "full", cache=first.new_cache)
+    full, report = second.run()
     assert report["work"]["archives"] == 0 and not any(report["changed"].values())
+    assert second.new_cache == first.new_cache  # the cache it writes still holds every archive
     # A new archive in a manga read again by a shallow check: only that one is opened.
     make_cbz(library / "Star Ferry" / "Star Ferry c005.cbz", pages(2))
     os.utime(library / "Star Ferry", (1, 1))
@@ -165,3 +167,51 @@ def test_it_splits_archives_into_chapters_only_when_their_folders_look_like_chap
     assert manga.chapter("3/21").title == "Dusk" and manga.book("3").folder == "Vol 3"
     assert not [w for w in report["warnings"] if w["kind"] != "settling"], report["warnings"]
     assert manga.chapter("3/22").versions[0].pages()[0].tags == ()  # a folder's [brackets] are no page tags
+
+
+@pytest.mark.process
+def test_it_sends_exactly_the_member_through_gunicorn(tmp_path, data_dir):
+    import zipfile
+
+    from bench.server import Server
+
+    library = mixed_tree(tmp_path / "library")
+    srv = Server(data_dir, library).start()
+    try:
+        user = srv.client().signup("admin", "a long enough password")
+        for archive in ("Star Ferry/Star Ferry c001 [Crew].cbz", "Star Ferry/Star Ferry v02.cbz"):
+            with zipfile.ZipFile(library / archive) as z:
+                for info in z.infolist():
+                    if info.filename.endswith(("01.jpg", "02.png")) and "__MACOSX" not in info.filename:
+                        status, headers, body = user.get("/lib/" + quote(f"{archive}/{info.filename}"))
+                        assert status == 200 and body == z.read(info), info.filename
+                        assert headers["Content-Length"] == str(info.file_size)
+    finally:
+        srv.stop()
+
+
+def test_the_reader_opens_each_archive_once_across_restarts_and_scans(settings, tmp_path, data_dir):
+    from library import index, service
+
+    library = mixed_tree(tmp_path / "library")
+    settings.LIBRARY, settings.DATA, settings.SCAN_INTERVAL, settings.SCAN_SETTLE = library, data_dir, 0, 0
+    reports = []
+    service.on_scan(lambda _index, report: reports.append(report))
+    opened = lambda: sum(r["work"]["archives"] for r in reports if r["kind"] != "restore")  # noqa: E731
+    service.start()
+    service.request_scan(wait=True, timeout=20)
+    assert opened() == 3  # the first full scan
+    service.stop()
+    index.replace(index.Index())
+    service.start()  # a restart: restore, then a shallow check
+    service.request_scan(wait=True, timeout=20)
+    make_cbz(library / "Star Ferry" / "Star Ferry c009.cbz", pages(1))
+    os.utime(library / "Star Ferry", (1, 1))
+    shallow = service.request_scan(wait=True, timeout=20)
+    assert shallow["changed"]["changed"] == ["Star Ferry"] and opened() == 4  # only the new one
+    service.request_scan(full=True, wait=True, timeout=20)
+    service.stop()
+    index.replace(index.Index())
+    service.start()
+    service.request_scan(full=True, wait=True, timeout=20)
+    assert opened() == 4 and "0/9" in {c.id for c in index.current().get("Star Ferry").chapters()}
