@@ -80,10 +80,9 @@ def _in_archive(rel):
     for i in range(1, len(parts) - 1):
         if extension(parts[i]) in ARCHIVE_EXTENSIONS:
             archive = "/".join(parts[:i + 1])
-            members = manga.archive_members(archive)
-            if members:
+            if manga.holds_archive(archive):
                 member = "/".join(parts[i + 1:])
-                if member not in members:
+                if not manga.holds_member(archive, member):
                     return False
                 root_real = _real_root(settings.LIBRARY)
                 real = os.path.realpath(os.path.join(root_real, *parts[:i + 1]))

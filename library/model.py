@@ -181,15 +181,32 @@ class Manga:
     def path(self):
         return self.name
 
-    def archive_members(self, archive):
-        """The page members of the archive at `archive` (relative to LIBRARY) that the index holds."""
+    def holds_archive(self, archive):
+        """True when the archive at `archive` (relative to LIBRARY) holds pages of this manga."""
+        return archive in self._archive_versions()
+
+    def holds_member(self, archive, member):
+        """True when `member` of that archive is one of the index's pages (what /lib/ may serve)."""
+        for v in self._archive_versions().get(archive, ()):
+            inner = v.path[len(archive) + 1:]
+            if inner:
+                if not member.startswith(inner + "/"):
+                    continue
+                file = member[len(inner) + 1:]
+            else:
+                file = member
+            if f"{_JOIN}{file}{_JOIN}" in f"{_JOIN}{v._files}{_JOIN}":
+                return True
+        return False
+
+    def _archive_versions(self):
         if self._archives is None:
             found = {}
             for v in self.versions():
                 if v.archive:
-                    found.setdefault(v.archive, set()).update(v.archive_member(f) for f in v.files())
+                    found.setdefault(v.archive, []).append(v)
             self._archives = found
-        return self._archives.get(archive, frozenset())
+        return self._archives
 
     def chapters(self):
         """Every chapter in reading order: books in order (extras after the numbered ones)."""
