@@ -108,8 +108,19 @@ def from_cache(entry, st):
         if len(flat) != 2 * len(names):
             return None
         sizes = [(flat[i] or None, flat[i + 1] or None) for i in range(0, len(flat), 2)]
-        return Listing(names, sizes, {k: tuple(v) for k, v in entry["t"].items()}, entry["i"],
-                       [tuple(w) for w in entry["w"]], entry["x"])
+        info, warnings, tags = entry["i"], [tuple(w) for w in entry["w"]], {k: tuple(v) for k, v in entry["t"].items()}
+        # The file is disposable and may be damaged: anything of the wrong shape means reading again.
+        if not (info is None or (isinstance(info, dict) and all(isinstance(v, str) for v in info.values()))):
+            return None
+        if not all(len(w) == 3 and all(isinstance(x, str) for x in w) for w in warnings):
+            return None
+        if not all(isinstance(x, str) for t in tags.values() for x in t):
+            return None
+        if entry["x"] is not None and not isinstance(entry["x"], str):
+            return None
+        if not all(isinstance(v, int) for v in flat):
+            return None
+        return Listing(names, sizes, tags, info, warnings, entry["x"])
     except (KeyError, TypeError, AttributeError, ValueError):
         return None
 

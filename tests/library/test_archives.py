@@ -215,3 +215,17 @@ def test_the_reader_opens_each_archive_once_across_restarts_and_scans(settings, 
     service.start()
     service.request_scan(full=True, wait=True, timeout=20)
     assert opened() == 4 and "0/9" in {c.id for c in index.current().get("Star Ferry").chapters()}
+
+
+def test_it_reads_an_archive_again_when_its_cache_entry_is_damaged(tmp_path):
+    library = mixed_tree(tmp_path / "library")
+    first = Scan(library, None, "full")
+    index, _report = first.run()
+    rel = "Star Ferry/Star Ferry c001 [Crew].cbz"
+    good = first.new_cache[rel]
+    for damage in ({"i": "text"}, {"i": {"Series": 5}}, {"w": [["only two", "parts"]]}, {"t": {"001.jpg": [1]}},
+                   {"x": 5}, {"s": ["40", 60] * (len(good["s"]) // 2)}, {"n": 7}, {"a": "x"}):
+        cache = {**first.new_cache, rel: {**good, **damage}}
+        new, report = Scan(library, index, "full", cache=cache).run()
+        assert report["error"] is None and report["work"]["archives"] == 1, damage
+        assert new.get("Star Ferry").title == "Star Ferry" and not any(report["changed"].values()), damage
