@@ -49,7 +49,7 @@ def read(path, rel):
             size = None
             if budget > 0:
                 try:
-                    source = zipread.MemberSource(f, m, zipread.data_start(f, m, st.st_size))
+                    source = zipread.MemberSource(f, m, *zipread.data_start(f, m, st.st_size, imagesize.HEAD))
                     size = imagesize.size_in(source)
                     budget -= source._fed
                 except (OSError, ValueError):
@@ -75,7 +75,7 @@ def _comicinfo(f, member, file_size, rel, warnings):
         warnings.append(("invalid-comicinfo", rel, f"is larger than {comicinfo.MAX_BYTES // 1024} KB; it is ignored"))
         return None
     try:
-        raw = b"".join(zipread.chunks(f, member, zipread.data_start(f, member, file_size)))
+        raw = b"".join(zipread.chunks(f, member, zipread.data_start(f, member, file_size)[0]))
     except (OSError, ValueError):
         raw = b""
     if len(raw) != member.size:

@@ -198,8 +198,8 @@ def open_member(real, member_name):
         member = _members(f, real, st).get(member_name)
         if member is None:
             raise ValueError("no such member")
-        start = zipread.data_start(f, member, st.st_size)
-        head = zipread.MemberSource(f, member, start).read(0, 32)
+        start, head = zipread.data_start(f, member, st.st_size, 32)
+        head = zipread.MemberSource(f, member, start, head).read(0, 32)
         kind = detect(head)
         if kind is None:
             raise ValueError("no image")

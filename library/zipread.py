@@ -13,6 +13,7 @@ decompression never produces more than the member declares.
 decompressed only as far as asked, at most HEADER_LIMIT); `open_member()` and `chunks()` serve it.
 """
 import os
+import re
 import struct
 import zlib
 from typing import NamedTuple
@@ -35,6 +36,7 @@ _LOCAL = struct.Struct("<4s5H3I2H")
 _OTHER_FORMATS = ((b"Rar!\x1a\x07", "a RAR archive (CBR)"), (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive (CB7)"),
                   (b"%PDF", "a PDF"))
 IGNORED_FOLDERS = frozenset({"thumbnails", "thumbs"})
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
 class Refused(Exception):
@@ -127,7 +129,7 @@ def unsafe(name):
         return "is an absolute path"
     if any(p in ("..", ".") for p in name.split("/")):
         return "has a '..' or '.' part"
-    if any(ord(c) < 32 or c == "\x7f" for c in name):
+    if _CONTROL.search(name):
         return "holds control characters"
     return None
 
@@ -198,46 +200,56 @@ def directory(f, file_size, wanted=lambda name: True):
     return members, refused
 
 
-def data_start(f, member, file_size):
-    """Where the member's bytes begin (after its local header); ValueError when that header is wrong."""
-    local = _pread(f, member.offset, 30)
-    if len(local) != 30 or local[:4] != b"PK\x03\x04":
+def data_start(f, member, file_size, prefetch=0):
+    """(where the member's bytes begin, after its local header; up to `prefetch` of its stored
+    bytes, read in the same call). ValueError when that header is wrong."""
+    local = _pread(f, member.offset, 30 + (prefetch + 512 if prefetch else 0))
+    if len(local) < 30 or local[:4] != b"PK\x03\x04":
         raise ValueError("no local header where the directory says")
     nlen, elen = struct.unpack_from("<HH", local, 26)
-    start = member.offset + 30 + nlen + elen
+    skip = 30 + nlen + elen
+    start = member.offset + skip
     if start + member.csize > file_size:
         raise ValueError("the member runs past the end of the file")
-    return start
+    return start, local[skip:skip + min(prefetch, member.csize)]
 
 
 class MemberSource:
-    """The first bytes of one member, for imagesize: read(offset, n) and length."""
+    """The first bytes of one member, for imagesize: read(offset, n) and length. `head`: its
+    first stored bytes, already read (data_start's prefetch), so most reads need no system call."""
 
-    def __init__(self, f, member, start):
+    def __init__(self, f, member, start, head=b""):
         self.f, self.member, self.start = f, member, start
         self.length = member.size
-        self._out = b""
         self._z = zlib.decompressobj(-15) if member.method == 8 else None
+        self._head = head if self._z is None else b""
+        self._out = b""
         self._fed = 0
+        if self._z is not None and head:
+            self._feed(head)
+
+    def _feed(self, chunk):
+        self._fed += len(chunk)
+        try:
+            self._out += self._z.decompress(chunk, HEADER_LIMIT - len(self._out))
+        except zlib.error as e:
+            raise ValueError(f"corrupt deflate data: {e}") from None
 
     def read(self, offset, n):
         end = min(offset + n, self.length)
         if offset >= end:
             return b""
         if self._z is None:
+            if end <= len(self._head):
+                return self._head[offset:end]
             return _pread(self.f, self.start + offset, end - offset)
         if end > HEADER_LIMIT:
             return b""
         while len(self._out) < end and self._fed < self.member.csize:
-            take = min(16 << 10, self.member.csize - self._fed)
-            chunk = _pread(self.f, self.start + self._fed, take)
+            chunk = _pread(self.f, self.start + self._fed, min(16 << 10, self.member.csize - self._fed))
             if not chunk:
                 break
-            self._fed += len(chunk)
-            try:
-                self._out += self._z.decompress(chunk, HEADER_LIMIT - len(self._out))
-            except zlib.error as e:
-                raise ValueError(f"corrupt deflate data: {e}") from None
+            self._feed(chunk)
         return self._out[offset:end]
 
 
