@@ -123,20 +123,20 @@ def _name(raw, flags):
         return None if flags & 0x800 else raw.decode("cp437")  # old tools: IBM code page 437
 
 
-def unsafe(name):
-    """Why a member name must not be read (or None): traversal, absolute, control characters."""
-    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+def unsafe(name, parts):
+    """Why a member name (split at `/` into `parts`) must not be read, or None: traversal, an
+    absolute path, control characters."""
+    if name[:1] == "/" or name[1:2] == ":":
         return "is an absolute path"
-    if any(p in ("..", ".") for p in name.split("/")):
+    if "." in name and ("." in parts or ".." in parts):
         return "has a '..' or '.' part"
     if _CONTROL.search(name):
         return "holds control characters"
     return None
 
 
-def ignored(name):
+def ignored(parts):
     """__MACOSX/, .DS_Store, Thumbs.db, thumbnail folders: left out silently."""
-    parts = name.split("/")
     return any(is_ignored(p) for p in parts) or any(p.casefold() in IGNORED_FOLDERS for p in parts[:-1])
 
 
@@ -163,12 +163,14 @@ def directory(f, file_size, wanted=lambda name: True):
         if name is None:
             refused.append((raw.decode("utf-8", "replace"), "its name is not valid UTF-8"))
             continue
-        name = name.replace("\\", "/")
-        why = unsafe(name)
+        if "\\" in name:
+            name = name.replace("\\", "/")
+        parts = name.split("/")
+        why = unsafe(name, parts)
         if why:
             refused.append((name, f"its name {why}"))
             continue
-        if name.endswith("/") or ignored(name):
+        if not parts[-1] or ignored(parts):
             continue
         if not wanted(name):
             continue
