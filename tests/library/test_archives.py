@@ -229,3 +229,30 @@ def test_it_reads_an_archive_again_when_its_cache_entry_is_damaged(tmp_path):
         new, report = Scan(library, index, "full", cache=cache).run()
         assert report["error"] is None and report["work"]["archives"] == 1, damage
         assert new.get("Star Ferry").title == "Star Ferry" and not any(report["changed"].values()), damage
+
+
+def test_open_page_gives_the_bytes_of_any_page_whatever_holds_it(settings, tmp_path):
+    import zipfile
+
+    from library import files, index
+
+    library = mixed_tree(tmp_path / "library")
+    settings.LIBRARY = library
+    built, _report = Scan(library, None, "full").run()
+    index.replace(built)
+    manga = built.get("Star Ferry")
+    for chapter in manga.chapters():
+        v = chapter.versions[0]
+        for p in v.pages():
+            with files.open_page(f"{v.path}/{p.file}") as page:
+                data = page.read()
+                assert page.kind in ("png", "jpeg") and page.length == len(data)
+                if v.archive:
+                    with zipfile.ZipFile(library / v.archive) as z:
+                        assert data == z.read(v.archive_member(p.file))
+                else:
+                    assert data == (library / v.path / p.file).read_bytes()
+                assert page.stream().read() == data
+    assert files.open_page("Star Ferry/Star Ferry c001 [Crew].cbz/004.png") is None  # Deleted in ComicInfo
+    assert files.open_page("Star Ferry/Star Ferry c001 [Crew].cbz/ComicInfo.xml") is None
+    assert files.page_stamp("Star Ferry/Star Ferry c001 [Crew].cbz/001.jpg").endswith("\x00" + "001.jpg")
