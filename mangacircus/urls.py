@@ -7,6 +7,8 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("reader.urls")),
     path("", include("reader.read_urls")),
+    path("", include("reader.komga.urls")),
+    path("", include("reader.opds.urls")),
     path("", include("catalog.urls")),
     path("", include("scraper.urls")),
 ]
