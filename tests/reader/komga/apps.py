@@ -52,6 +52,6 @@ class MihonExtension(App):
         status, hdrs, data = super().call(method, path, body, headers, raw)
         if status == 401:
             assert hdrs.get("WWW-Authenticate", "").startswith("Basic"), "a 401 without WWW-Authenticate"
-            status, hdrs, data = super().call(method, path, body, {**(headers or {}), "Authorization": self.credentials},
-                                              raw)
+            retry = {**(headers or {}), "Authorization": self.credentials}
+            status, hdrs, data = super().call(method, path, body, retry, raw)
         return status, hdrs, data

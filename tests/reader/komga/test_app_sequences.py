@@ -120,8 +120,8 @@ def test_komelia_logs_in_stays_logged_in_across_a_restart_browses_reads_and_save
        page_of_books)
     ok(komelia.call("GET", "/api/v1/series/new?oneshot=false&size=20"), schemas.page_of(schemas.SERIES))
     ok(komelia.call("GET", "/api/v1/series/updated?oneshot=false&size=20"), schemas.page_of(schemas.SERIES))
-    library = {"condition": {"type": "AllOfSeries", "allOf": [{"libraryId": {"operator": "is", "value": "mangacircus"}}]},
-               "fullTextSearch": "moon"}
+    in_library = {"libraryId": {"operator": "is", "value": "mangacircus"}}
+    library = {"condition": {"type": "AllOfSeries", "allOf": [in_library]}, "fullTextSearch": "moon"}
     series = ok(komelia.call("POST", "/api/v1/series/list?page=0&size=50&sort=metadata.titleSort,asc", body=library),
                 schemas.page_of(schemas.SERIES))["content"][0]
     for path in ("/api/v1/genres", "/api/v1/tags", "/api/v1/publishers", "/api/v1/languages", "/api/v1/age-ratings",
