@@ -64,11 +64,13 @@ def _session(request):
     return None, None
 
 
-def _issued(key, name, api_key=None):
+def _issued(key, name, api_key=None, fresh=False):
     """The token handed out earlier for these credentials while it is still valid, else a new one:
-    an app sending Basic with every request does not make a session each time."""
+    an app sending Basic with every request does not make a session each time. A sign-in (`fresh`:
+    Komelia's and KMReader's GET /api/v2/users/me) always gets a session of its own, so that signing
+    out on one device does not sign out another that uses the same password."""
     with _tokens_lock:
-        token = _tokens.get(key)
+        token = None if fresh else _tokens.get(key)
     if token:
         user = sessions.session_user(token)
         if user is not None and user["name"] == name:
@@ -81,7 +83,7 @@ def _issued(key, name, api_key=None):
     return token
 
 
-def authenticate(request):
+def authenticate(request, fresh=False):
     """(user record, session token, whether the token is new) or (None, None, False).
     WrongCredentials, RateLimited or Unavailable for Basic credentials that fail."""
     user, token = _session(request)
@@ -93,12 +95,12 @@ def authenticate(request):
         if user is None:
             raise WrongCredentials("unknown or revoked API key")
         kid = apikeys.key_id(apikeys.digest(key))
-        return user, _issued("k" + apikeys.digest(key), user["name"], api_key=kid), True
+        return user, _issued("k" + apikeys.digest(key), user["name"], api_key=kid, fresh=fresh), True
     pair = basic.parse(request.META.get("HTTP_AUTHORIZATION", ""))
     if pair is None:
         return None, None, False
     user = basic.authenticate(*pair, clientip.client_ip(request))
-    return user, _issued("b" + basic.cache_key(*pair), user["name"]), True
+    return user, _issued("b" + basic.cache_key(*pair), user["name"], fresh=fresh), True
 
 
 def forget_token(token):
@@ -144,10 +146,11 @@ def clear_cookies(response):
         response.delete_cookie(name, path=mount_path(), samesite="Lax")
 
 
-def app_view(methods=("GET",), public=False, cookies=True):
+def app_view(methods=("GET",), public=False, cookies=True, sign_in=False):
     """Wrap a view of the apps' API. The view gets the request with `request.account` (the user
     record) and `request.data` (a JSON body, {} without one) and returns data (sent as JSON), None
-    (204) or a response. `cookies=False` (OPDS) hands out no session cookies."""
+    (204) or a response. `cookies=False` (OPDS) hands out no session cookies; `sign_in` marks the
+    route apps sign in with (a new session for each sign-in)."""
 
     def decorate(view):
         @csrf_exempt
@@ -162,7 +165,7 @@ def app_view(methods=("GET",), public=False, cookies=True):
             request.account = None
             try:
                 if not public:
-                    user, token, new = authenticate(request)
+                    user, token, new = authenticate(request, fresh=sign_in)
                     if user is None:
                         return unauthorized(request)
                     request.account = user

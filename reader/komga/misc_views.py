@@ -11,7 +11,7 @@ from .auth import app_view, clear_cookies, forget_token
 from .series_views import visible_series
 
 
-@app_view()
+@app_view(sign_in=True)
 def me(request):
     """GET /api/v2/users/me (?remember-me=true adds the komga-remember-me cookie). Never ADMIN:
     the apps would show admin actions that this server does not have."""

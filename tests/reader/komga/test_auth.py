@@ -144,3 +144,12 @@ def test_the_apps_routes_are_off_with_apps_api_0(data_dir, library_dir):
             assert server.client().get(path, headers={"Authorization": basic("admin")})[0] == 404
     finally:
         server.stop()
+
+
+def test_signing_out_on_one_device_keeps_another_signed_in(server, reader):
+    phone, desktop = server.client(), server.client()
+    for device in (phone, desktop):
+        assert device.get(ME + "?remember-me=true", headers={"Authorization": basic("reader")})[0] == 200
+    assert phone.cookies["komga-remember-me"] != desktop.cookies["komga-remember-me"]
+    assert phone.request("POST", "/komga/api/logout", raw=b"")[0] == 204
+    assert desktop.get(SERIES)[0] == 200
