@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import dbflush, generate, loadgen, proxy, scanning, serving
+from . import apps, dbflush, generate, loadgen, proxy, scanning, serving
 from .report import machine, table
 
 # Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs.
@@ -125,6 +125,8 @@ def main(argv=None):
     for mb in sizes:
         rows.append(dbflush.flush_row(work / "flush", mb, 9, FLUSH_LIMIT_MS if mb == sizes[-1] else None))
     rows += server_rows(work, library, index_counts, opts, say)
+    say("reading apps (/komga/)")
+    rows += apps.apps_rows(work, opts["seconds"], *serving.pinning(), say)
 
     header = (f"MangaCircus benchmark, preset {args.preset}: {index_counts['manga']:,} manga, "
               f"{index_counts['chapters']:,} chapters, {index_counts['pages']:,} pages"

@@ -38,9 +38,9 @@ KS, KB = f"/komga/api/v1/series/{SID}", f"/komga/api/v1/books/{BID}"
 
 LIB = r"^lib(?:/(?P<rel>[\s\S]*))?$"
 THUMB = r"^thumb(?:/(?P<name>[\s\S]*))?$"
-KOMGA_NONE = r"^komga/api/v1/(?:tags|age-ratings|sharing-labels)$"
-KOMGA_EMPTY = r"^komga/api/v1/(?:collections|readlists)$"
-KOMGA_REST = r"^komga(?:/(?P<rest>[\s\S]*))?$"
+KOMGA_NONE = r"komga/^api/v1/(?:tags|age-ratings|sharing-labels)$"
+KOMGA_EMPTY = r"komga/^api/v1/(?:collections|readlists)$"
+KOMGA_REST = r"komga/^(?P<rest>[\s\S]*)$"
 
 #  pattern                                   method  path                                  body              anon user other admin
 MATRIX = [

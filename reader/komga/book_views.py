@@ -190,6 +190,8 @@ def book_readlists(request, bid):
 def _version(request, bid):
     user = request.account["name"]
     manga, chapter = book_or_404(user, bid)
+    if len(chapter.versions) == 1:  # no choice to make: no need for the progress record
+        return manga, chapter, chapter.versions[0]
     entry = progress.chapter_progress(user, manga.name, chapter.id)
     return manga, chapter, state.chosen_version(user, manga, chapter, entry)
 
@@ -201,10 +203,10 @@ def book_pages(request, bid):
 
 def page_response(request, version, number):
     """The page image through /lib/'s own checks and answer (library/files.py)."""
-    pages = version.pages()
-    if not 0 <= number < len(pages):
+    names = version.files()
+    if not 0 <= number < len(names):
         raise Invalid("Page number does not exist")
-    real = files.library_page(f"{version.path}/{pages[number].file}")
+    real = files.library_page(f"{version.path}/{names[number]}")
     response = files.image_response(request, real) if real else None
     if response is None:
         raise NotFound("the page image cannot be read")

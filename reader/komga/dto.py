@@ -1,5 +1,6 @@
 """The Komga DTOs, every key present (Komelia's decoder refuses a missing one, nullable or not),
 dates as yyyy-MM-dd'T'HH:mm:ss'Z' in UTC, enums in upper case (docs/apps.md)."""
+import functools
 from datetime import datetime, timezone
 
 from library.model import stamp_ms
@@ -14,6 +15,7 @@ MEDIA_TYPES = {"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "w
                "gif": "image/gif", "avif": "image/avif"}
 
 
+@functools.lru_cache(maxsize=65_536)
 def dt(ms):
     return datetime.fromtimestamp((ms or 0) / 1000, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -111,9 +113,24 @@ def read_progress(entry, version):
             "created": when, "lastModified": when, "deviceId": "", "deviceName": ""}
 
 
+_books = {}  # (id(manga), chapter id, version name, position) → (manga, the DTO without readProgress)
+MAX_CACHED = 100_000
+
+
 def book(user, manga, chapter, position, entry):
-    """`position` is the chapter's 1-based place in the reading order; `entry` the user's progress."""
+    """`position` is the chapter's 1-based place in the reading order; `entry` the user's progress.
+    What is the same for everybody is built once per Manga object (a scan replaces the objects)."""
     version = state.chosen_version(user, manga, chapter, entry)
+    key = (id(manga), chapter.id, version.name, position)
+    cached = _books.get(key)
+    if cached is None or cached[0] is not manga:
+        if len(_books) >= MAX_CACHED:
+            _books.clear()
+        cached = _books[key] = (manga, _book(manga, chapter, position, version))
+    return {**cached[1], "readProgress": read_progress(entry, version)}
+
+
+def _book(manga, chapter, position, version):
     changed = dt(stamp_ms(version.stamp)) if version.stamp else dt(manga.updated)
     published = _text(version.meta, "published")
     groups = _strings(version.meta, "groups") or ([version.source] if version.source else [])
@@ -135,7 +152,7 @@ def book(user, manga, chapter, position, entry):
             "tags": [], "tagsLock": False, "isbn": "", "isbnLock": False, "links": [], "linksLock": False,
             "created": changed, "lastModified": changed,
         },
-        "readProgress": read_progress(entry, version),
+        "readProgress": None,
         "deleted": False, "fileHash": "", "oneshot": False,
     }
 

@@ -3,6 +3,7 @@ when a folder is renamed). Series `s` + 20 base32 characters of SHA-256("series\
 book `b` + 20 of SHA-256("book\\0" + manga + "\\0" + chapter id): fixed length, [a-z2-7] only, so
 they never clash with words in the paths (list, new, ondeck …)."""
 import base64
+import functools
 import hashlib
 import threading
 
@@ -12,13 +13,16 @@ LIBRARY_ID = "mangacircus"
 
 
 def _short(text):
-    return base64.b32encode(hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest()).decode()[:20].lower()
+    # 15 bytes are 24 base32 characters: the first 20 are those of the whole digest.
+    return base64.b32encode(hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest()[:15]).decode()[:20].lower()
 
 
+@functools.lru_cache(maxsize=200_000)
 def series_id(manga_name):
     return "s" + _short(f"series\0{manga_name}")
 
 
+@functools.lru_cache(maxsize=200_000)
 def book_id(manga_name, chapter_id):
     return "b" + _short(f"book\0{manga_name}\0{chapter_id}")
 
