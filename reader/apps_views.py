@@ -1,5 +1,8 @@
 """Settings → User → Apps (the addresses to type into reading apps, QR codes, API keys) and
 Settings → Admin → Apps (downloads on or off)."""
+import threading
+import time
+
 import segno
 from django.conf import settings
 from django.contrib import messages
@@ -36,17 +39,39 @@ def _qr(text):
     return segno.make(text, error="m").svg_data_uri(scale=4, border=2, dark="#000", light="#fff")
 
 
+# A new key waits here, in memory, for the page the POST redirects to (post/redirect/get: a reload
+# must not make another key), and is shown once: the next GET takes it. Keyed by the session token.
+_new_keys = {}
+_new_keys_lock = threading.Lock()
+SHOW_WITHIN = 300
+
+
+def _keep_new_key(sid, key):
+    now = time.monotonic()
+    with _new_keys_lock:
+        for old in [s for s, (_, until) in _new_keys.items() if until < now]:
+            del _new_keys[old]
+        _new_keys[sid] = (key, now + SHOW_WITHIN)
+
+
+def _take_new_key(sid):
+    with _new_keys_lock:
+        key, until = _new_keys.pop(sid, (None, 0))
+    return key if until >= time.monotonic() else None
+
+
 @page()
 @require_http_methods(["GET", "POST"])
 def apps(request):
     name = request.account["name"]
-    new_key = None
     if request.method == "POST":
         if request.POST.get("action") == "revoke":
             apikeys.revoke(name, request.POST.get("id", ""))
             messages.success(request, "The key is revoked: apps using it are signed out.")
-            return HttpResponseRedirect(request.path)
-        new_key = apikeys.create(name, request.POST.get("label", ""))
+        else:
+            _keep_new_key(request.sid, apikeys.create(name, request.POST.get("label", "")))
+        return HttpResponseRedirect(request.path)
+    new_key = _take_new_key(request.sid)
     urls = addresses(request)
     return render_section(
         request, "settings/apps.html", "user", "apps", enabled=settings.APPS_API, new_key=new_key,
