@@ -121,7 +121,15 @@ def unauthorized(request, message="sign in: HTTP Basic, an API key or the sessio
     return error(401, message, headers)
 
 
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain")
+
+
 def _write_refusal(request):
+    """What a page of another site could send is refused: a form's content types (the apps send JSON
+    or no body), a cross-site fetch, a foreign Origin."""
+    content_type = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
+    if content_type in FORM_TYPES:
+        return error(415, "send JSON (Content-Type: application/json), or no body")
     if request.META.get("HTTP_SEC_FETCH_SITE", "").lower() == "cross-site":
         return error(403, "cross-site requests are refused")
     origin = request.META.get("HTTP_ORIGIN")

@@ -105,6 +105,6 @@ def empty_page(request):
     return lists.empty_page(request)
 
 
-@app_view(methods=("GET", "POST", "PUT", "PATCH", "DELETE"))
+@app_view()
 def not_found(request, rest=""):
     raise NotFound("not found")

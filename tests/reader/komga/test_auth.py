@@ -153,3 +153,13 @@ def test_signing_out_on_one_device_keeps_another_signed_in(server, reader):
     assert phone.cookies["komga-remember-me"] != desktop.cookies["komga-remember-me"]
     assert phone.request("POST", "/komga/api/logout", raw=b"")[0] == 204
     assert desktop.get(SERIES)[0] == 200
+
+
+def test_it_refuses_what_a_form_on_another_site_could_post(server, reader):
+    app = server.client()
+    series = app.get(SERIES, headers={"Authorization": basic("reader")})[2]["content"][0]["id"]
+    path = f"/komga/api/v1/series/{series}/read-progress"
+    for content_type in ("application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain"):
+        assert app.request("POST", path, raw=b"a=b", headers={"Content-Type": content_type})[0] == 415
+    assert app.get(SERIES)[2]["content"][0]["booksReadCount"] == 0
+    assert app.request("POST", path, raw=b"")[0] == 204
