@@ -27,7 +27,10 @@ APPS = [
 
 
 def _base(request):
-    return settings.PUBLIC_URL or request.build_absolute_uri("/").rstrip("/").removesuffix(settings.SCRIPT_NAME)
+    """scheme://host, from PUBLIC_URL (which names the sub-path too) or else from the request."""
+    if settings.PUBLIC_URL:
+        return settings.PUBLIC_URL.removesuffix(settings.SCRIPT_NAME)
+    return request.build_absolute_uri("/").rstrip("/")
 
 
 def addresses(request):
