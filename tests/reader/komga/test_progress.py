@@ -149,3 +149,20 @@ def test_ids_stay_the_same_after_a_restart(server, apps):
     app = server.client()
     assert app.get("/komga/api/v2/users/me", headers={"Authorization": basic("reader")})[0] == 200
     assert [b["id"] for b in books(app, "Decimals")] == before
+
+
+def test_list_parameters_come_repeated_comma_joined_or_comma_space_joined_in_any_case(apps):
+    web, app, _ = apps
+    assert web.post("/api/read", {"m": MOON, "c": "1/1"})[0] == 200
+    styles = ["read_status=IN_PROGRESS&read_status=unread", "read_status=IN_PROGRESS,UNREAD",
+              "read_status=in_progress,%20unread"]
+    for style in styles:
+        found = app.get(f"/komga/api/v1/series?unpaged=true&library_id=elsewhere,%20mangacircus&{style}")[2]
+        assert [s["name"] for s in found["content"]] == ["Decimals", "Long Scroll", "Moon Garden", "Prologue",
+                                                         "Restarts"], style
+    read = app.get("/komga/api/v1/series?read_status=read")[2]["content"]
+    assert read == []  # Moon Garden has one of two chapters read: in progress
+    assert app.get("/komga/api/v1/series?library_id=elsewhere")[2]["totalElements"] == 0
+    paged = app.get("/komga/api/v1/series?size=2&page=1&sort=metadata.titleSort,desc")[2]
+    assert ([s["name"] for s in paged["content"]], paged["totalPages"], paged["last"]) == (
+        ["Moon Garden", "Long Scroll"], 3, False)
