@@ -20,12 +20,12 @@ def dt(ms):
     return datetime.fromtimestamp((ms or 0) / 1000, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _text(meta, key):
+def text(meta, key):
     value = (meta or {}).get(key)
     return value.strip() if isinstance(value, str) else ""
 
 
-def _strings(meta, key):
+def strings(meta, key):
     value = (meta or {}).get(key)
     if isinstance(value, str):
         value = [value]
@@ -33,7 +33,7 @@ def _strings(meta, key):
 
 
 def series_status(manga):
-    return STATUS.get(_text(manga.meta, "status").lower(), "ONGOING")
+    return STATUS.get(text(manga.meta, "status").lower(), "ONGOING")
 
 
 def release_date(manga):
@@ -44,8 +44,8 @@ def release_date(manga):
 
 
 def authors(manga):
-    return ([{"name": a, "role": "writer"} for a in _strings(manga.meta, "authors")]
-            + [{"name": a, "role": "penciller"} for a in _strings(manga.meta, "artists")])
+    return ([{"name": a, "role": "writer"} for a in strings(manga.meta, "authors")]
+            + [{"name": a, "role": "penciller"} for a in strings(manga.meta, "artists")])
 
 
 def links(manga):
@@ -53,7 +53,7 @@ def links(manga):
     for link in (manga.meta or {}).get("links") or []:
         if isinstance(link, dict) and isinstance(link.get("url"), str) and link["url"].startswith(("http://", "https://")):
             found.append({"label": str(link.get("name") or link.get("label") or ""), "url": link["url"]})
-    url = _text(manga.meta, "url")
+    url = text(manga.meta, "url")
     if url.startswith(("http://", "https://")):
         found.append({"label": "Source", "url": url})
     return found
@@ -77,16 +77,16 @@ def series(manga, entries):
         "metadata": {
             "status": series_status(manga), "statusLock": False,
             "title": manga.title, "titleLock": False, "titleSort": manga.sort_title, "titleSortLock": False,
-            "summary": _text(manga.meta, "description"), "summaryLock": False,
+            "summary": text(manga.meta, "description"), "summaryLock": False,
             "readingDirection": DIRECTION.get(manga.direction, ""), "readingDirectionLock": False,
-            "publisher": _text(manga.meta, "publisher"), "publisherLock": False,
+            "publisher": text(manga.meta, "publisher"), "publisherLock": False,
             "ageRating": None, "ageRatingLock": False,
-            "language": _text(manga.meta, "language"), "languageLock": False,
-            "genres": _strings(manga.meta, "tags"), "genresLock": False, "tags": [], "tagsLock": False,
+            "language": text(manga.meta, "language"), "languageLock": False,
+            "genres": strings(manga.meta, "tags"), "genresLock": False, "tags": [], "tagsLock": False,
             "totalBookCount": None, "totalBookCountLock": False,
             "sharingLabels": [], "sharingLabelsLock": False,
             "links": links(manga), "linksLock": False,
-            "alternateTitles": [{"label": "", "title": t} for t in _strings(manga.meta, "altTitles")],
+            "alternateTitles": [{"label": "", "title": t} for t in strings(manga.meta, "altTitles")],
             "alternateTitlesLock": False,
             "created": created, "lastModified": modified,
         },
@@ -132,8 +132,8 @@ def book(user, manga, chapter, position, entry):
 
 def _book(manga, chapter, position, version):
     changed = dt(stamp_ms(version.stamp)) if version.stamp else dt(manga.updated)
-    published = _text(version.meta, "published")
-    groups = _strings(version.meta, "groups") or ([version.source] if version.source else [])
+    published = text(version.meta, "published")
+    groups = strings(version.meta, "groups") or ([version.source] if version.source else [])
     return {
         "id": ids.book_id(manga.name, chapter.id), "seriesId": ids.series_id(manga.name),
         "seriesTitle": manga.title, "libraryId": ids.LIBRARY_ID,

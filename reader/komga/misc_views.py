@@ -60,17 +60,17 @@ def _distinct(user, pick):
 
 @app_view()
 def genres(request):
-    return _distinct(request.account["name"], lambda m: dto._strings(m.meta, "tags"))
+    return _distinct(request.account["name"], lambda m: dto.strings(m.meta, "tags"))
 
 
 @app_view()
 def publishers(request):
-    return _distinct(request.account["name"], lambda m: [dto._text(m.meta, "publisher")])
+    return _distinct(request.account["name"], lambda m: [dto.text(m.meta, "publisher")])
 
 
 @app_view()
 def languages(request):
-    return _distinct(request.account["name"], lambda m: [dto._text(m.meta, "language")])
+    return _distinct(request.account["name"], lambda m: [dto.text(m.meta, "language")])
 
 
 @app_view()

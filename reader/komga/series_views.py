@@ -80,12 +80,12 @@ def _query_filter(request, rows):
             continue
         if series_status and dto.series_status(manga) not in series_status:
             continue
-        meta_genres = {g.casefold() for g in dto._strings(manga.meta, "tags")}
+        meta_genres = {g.casefold() for g in dto.strings(manga.meta, "tags")}
         if genres and not genres & meta_genres:
             continue
-        if publishers and dto._text(manga.meta, "publisher").casefold() not in publishers:
+        if publishers and dto.text(manga.meta, "publisher").casefold() not in publishers:
             continue
-        if languages and dto._text(manga.meta, "language").casefold() not in languages:
+        if languages and dto.text(manga.meta, "language").casefold() not in languages:
             continue
         if people:
             mine = {(a["name"].casefold(), a["role"]) for a in dto.authors(manga)}
@@ -120,9 +120,9 @@ def _series_field(manga, entries):
         if name in ("title", "titlesort"):
             return manga.title if name == "title" else manga.sort_title
         if name in ("genre", "tag"):
-            return dto._strings(manga.meta, "tags")
+            return dto.strings(manga.meta, "tags")
         if name in ("publisher", "language"):
-            return dto._text(manga.meta, name)
+            return dto.text(manga.meta, name)
         if name == "author":
             return [a["name"] for a in dto.authors(manga)]
         if name in ("collectionid", "sharinglabel", "agerating"):

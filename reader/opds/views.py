@@ -69,7 +69,7 @@ def _series_feed(request, feed_id, title, rows):
         sid = ids.series_id(manga.name)
         total_ch, read, _ = dto.counts(manga, entries)
         entry = doc.entry(entry_id=f"urn:mangacircus:series:{sid}", title=manga.title, updated=dto.dt(manga.updated),
-                          content=f"{total_ch} chapters, {read} read", authors=dto._strings(manga.meta, "authors"))
+                          content=f"{total_ch} chapters, {read} read", authors=dto.strings(manga.meta, "authors"))
         feed.link(entry, "subsection", reverse("opds-manga", args=[sid]), feed.ACQUISITION)
         if manga.cover:
             cover = reverse("opds-thumbnail", args=[sid])
@@ -108,7 +108,7 @@ def tags(request):
     rows = visible_series(request.account["name"])
     counted = {}
     for manga, _ in rows:
-        for tag in dto._strings(manga.meta, "tags"):
+        for tag in dto.strings(manga.meta, "tags"):
             counted[tag] = counted.get(tag, 0) + 1
     doc = _new_feed(request, "tags", "By tag", feed.NAVIGATION, _latest(rows))
     for tag in sorted(counted, key=str.casefold):
@@ -121,7 +121,7 @@ def tags(request):
 @app_view(cookies=False)
 def tag(request, name):
     rows = [r for r in visible_series(request.account["name"])
-            if name.casefold() in {t.casefold() for t in dto._strings(r[0].meta, "tags")}]
+            if name.casefold() in {t.casefold() for t in dto.strings(r[0].meta, "tags")}]
     if not rows:
         raise NotFound(f"no manga tagged {name}")
     return _series_feed(request, f"tag:{quote(name)}", name, rows)
@@ -135,7 +135,7 @@ def search(request):
 
 
 def _matches(manga, words):
-    text = f"{manga.name} {manga.title} {' '.join(dto._strings(manga.meta, 'altTitles'))} " \
+    text = f"{manga.name} {manga.title} {' '.join(dto.strings(manga.meta, 'altTitles'))} " \
            f"{' '.join(a['name'] for a in dto.authors(manga))}".casefold()
     return all(w in text for w in words)
 
@@ -160,7 +160,7 @@ def manga(request, sid):
         entry_state = entries.get(chapter.id)
         version = state.chosen_version(user, found, chapter, entry_state)
         entry = doc.entry(entry_id=f"urn:mangacircus:book:{bid}", title=dto.chapter_title(found, chapter),
-                          updated=dto.dt(found.updated), authors=dto._strings(found.meta, "authors"),
+                          updated=dto.dt(found.updated), authors=dto.strings(found.meta, "authors"),
                           content=f"{version.page_count} pages · {version.name}")
         if downloads:
             feed.link(entry, feed.REL_ACQUISITION, reverse("opds-file", args=[bid]), feed.CBZ)
