@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import archives, dbflush, generate, loadgen, proxy, scanning, scraper_bench, serving
+from . import apps, archives, dbflush, generate, loadgen, proxy, scanning, scraper_bench, serving
 from .report import machine, table
 
 # Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs.
@@ -131,6 +131,8 @@ def main(argv=None):
         rows.append(dbflush.flush_row(work / "flush", mb, 9, FLUSH_LIMIT_MS if mb == sizes[-1] else None))
     rows += server_rows(work, library, index_counts, opts, say)
     rows += scraper_bench.rows(say)
+    say("reading apps (/komga/)")
+    rows += apps.apps_rows(work, opts["seconds"], *serving.pinning(), say)
 
     header = (f"MangaCircus benchmark, preset {args.preset}: {index_counts['manga']:,} manga, "
               f"{index_counts['chapters']:,} chapters, {index_counts['pages']:,} pages"

@@ -158,6 +158,9 @@ SCRYPT_LOG_N = _int("SCRYPT_LOG_N", 17, 10, 20)
 # Hand /lib/ files to a reverse proxy after the auth check: "" (off), "x-accel-redirect", "x-sendfile".
 SENDFILE_HEADER = _choice("SENDFILE_HEADER", "", ("", "x-accel-redirect", "x-sendfile"))
 SENDFILE_PREFIX = _raw("SENDFILE_PREFIX", "/protected-library/")
+# The reading apps' routes (/komga/: Mihon, Komelia, KMReader; /opds/): HTTP Basic, API keys and
+# their session cookie (docs/apps.md). 0 turns them off: every such route answers 404.
+APPS_API = _bool("APPS_API", True)
 
 
 def _allowlist(name):
