@@ -5,7 +5,6 @@ is written, so nothing is copied to disk and memory holds one chunk at a time.
 Every page goes through /lib/'s path check (library/files.py: inside LIBRARY, an image name) and
 is opened without following a last-moment link; a page that cannot be read is left out.
 """
-import os
 import time
 import zipfile
 from urllib.parse import quote
@@ -54,17 +53,6 @@ def comic_info(*, series, number, title, direction, pages, summary="", writer=""
             'xmlns:xsd="http://www.w3.org/2001/XMLSchema">\n' + body + "</ComicInfo>\n").encode()
 
 
-def _open_page(rel):
-    real = files.library_page(rel)
-    if real is None:
-        return None
-    try:
-        fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
-        return None
-    return os.fdopen(fd, "rb")
-
-
 def stream(entries, info):
     """Yield the ZIP's bytes: ComicInfo.xml, then each (name in the archive, path in LIBRARY)."""
     sink = _Sink()
@@ -73,11 +61,11 @@ def stream(entries, info):
         archive.writestr(zipfile.ZipInfo("ComicInfo.xml", stamp), info)
         yield sink.take()
         for name, rel in entries:
-            source = _open_page(rel)
+            source = files.open_page(rel)  # a file in a folder or a member of an archive
             if source is None:
                 continue
             with source, archive.open(zipfile.ZipInfo(name, stamp), "w", force_zip64=True) as target:
-                while chunk := source.read(CHUNK):
+                for chunk in source.chunks(CHUNK):
                     target.write(chunk)
                     yield sink.take()
             yield sink.take()

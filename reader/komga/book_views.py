@@ -206,8 +206,7 @@ def page_response(request, version, number):
     names = version.files()
     if not 0 <= number < len(names):
         raise Invalid("Page number does not exist")
-    real = files.library_page(f"{version.path}/{names[number]}")
-    response = files.image_response(request, real) if real else None
+    response = files.page_response(request, f"{version.path}/{names[number]}")
     if response is None:
         raise NotFound("the page image cannot be read")
     return response
@@ -237,7 +236,7 @@ def book_thumbnail(request, bid):
     """A book's thumbnail: its series' cover."""
     manga, _ = book_or_404(request.account["name"], bid)
     path = thumbs.make(manga)
-    response = files.image_response(request, str(path), proxy=False) if path else None
+    response = files.image_response(request, str(path)) if path else None
     if response is None:
         raise NotFound("no thumbnail")
     return response

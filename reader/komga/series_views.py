@@ -187,7 +187,7 @@ def series_one(request, sid):
 def series_thumbnail(request, sid):
     manga = manga_or_404(request.account["name"], sid)
     path = thumbs.make(manga)
-    response = image_response(request, str(path), proxy=False) if path else None
+    response = image_response(request, str(path)) if path else None
     if response is None:
         raise NotFound("this series has no cover")
     return response
