@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import dbflush, generate, loadgen, peering, proxy, scanning, serving
+from . import apps, archives, dbflush, generate, loadgen, peering, proxy, scanning, scraper_bench, serving
 from .report import machine, table
 
 # Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs.
@@ -83,6 +83,8 @@ def server_rows(work, library, index_pages, opts, say):
     finally:
         server.stop()
         handoff.stop()
+    say("/lib/ from a CBZ")
+    rows += archives.lib_rows(work, library, typical_page(library), opts["seconds"], 16, server_cpus, client_cpus)
     return rows
 
 
@@ -113,6 +115,9 @@ def main(argv=None):
     rows.append(row)
     say("shallow check")
     rows.append(scanning.shallow_check(library, index, opts["runs"] * 5))
+    say("the same pages as CBZ archives: full scan and rescan")
+    cbz_root, _archives = archives.cbz_copy(library, work / "cbz")
+    rows += archives.scan_rows(library, cbz_root, opts["runs"])
     data = work / "data"
     shutil.rmtree(data, ignore_errors=True)
     snapshot_path = scanning.save_snapshot(data, index, library)
@@ -125,6 +130,9 @@ def main(argv=None):
     for mb in sizes:
         rows.append(dbflush.flush_row(work / "flush", mb, 9, FLUSH_LIMIT_MS if mb == sizes[-1] else None))
     rows += server_rows(work, library, index_counts, opts, say)
+    rows += scraper_bench.rows(say)
+    say("reading apps (/komga/)")
+    rows += apps.apps_rows(work, opts["seconds"], *serving.pinning(), say)
     rows.append(peering.transfer_row(work, say))
 
     header = (f"MangaCircus benchmark, preset {args.preset}: {index_counts['manga']:,} manga, "

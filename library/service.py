@@ -20,7 +20,7 @@ Requests never wait for any of it: they read `index.current()`.
 import logging
 import threading
 import time
-from collections import deque
+from collections import ChainMap, deque
 
 from django.conf import settings
 
@@ -69,6 +69,7 @@ class Scanner:
         self.last_end = clock()
         self.failed = False  # the last scan failed: scheduled scans wait at least RETRY seconds
         self.restored = None
+        self.recent = {}  # archives read by shallow scans since the last full scan wrote the cache
         self.last_report = None
         self.thread = None
 
@@ -185,7 +186,7 @@ class Scanner:
     def _scan(self, job):
         kind = "full" if job["full"] else "shallow"
         previous = index.current()
-        cache = snapshot.load_cache(self.cache_path, self.root) if job["full"] else None
+        cache = self._cache() if job["full"] else self._cache
         scan = Scan(self.root, previous, kind, cache=cache, default_direction=settings.DEFAULT_DIRECTION,
                     concurrency=settings.SCAN_CONCURRENCY, should_stop=lambda: self.stopping,
                     allow_empty=job["explicit"], settle=settings.SCAN_SETTLE)
@@ -202,7 +203,10 @@ class Scanner:
         self._notify(index.current(), report)
         if job["full"]:
             self.last_full = report["start"]
-            snapshot.save_cache(self.cache_path, scan.new_cache, self.root)
+            if snapshot.save_cache(self.cache_path, scan.new_cache, self.root):
+                self.recent = {}
+        else:
+            self.recent.update(scan.new_cache)
         if replaced or job["full"]:
             snapshot.save(self.snapshot_path, index.current(), self.root, self.last_full, settings.DEFAULT_DIRECTION)
         changed = report["changed"]
@@ -210,6 +214,11 @@ class Scanner:
             log.info("library %s scan: %d added, %d changed, %d removed (%d ms)", kind, len(changed["added"]),
                      len(changed["changed"]), len(changed["removed"]), report["duration"])
         return report
+
+    def _cache(self):
+        """The scan cache and the archives read since it was written. A shallow scan loads it only
+        when a changed manga holds an archive; it is not kept in memory between scans."""
+        return ChainMap(self.recent, snapshot.load_cache(self.cache_path, self.root))
 
     def _notify(self, current, report):
         for callback in list(_callbacks):

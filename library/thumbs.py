@@ -44,25 +44,17 @@ def folder():
     return settings.DATA / "thumbs"
 
 
-def _cover_file(manga):
-    return files.library_page(manga.cover) if manga is not None and manga.cover else None
-
-
 def key(manga):
     """The thumbnail's name for this manga's cover as it is on disk now, or None without a cover."""
-    real = _cover_file(manga)
-    if real is None:
+    found = files.page_stamp(manga.cover) if manga is not None and manga.cover else None
+    if found is None:
         return None
-    try:
-        st = os.stat(real)
-    except OSError:
-        return None
-    raw = "\0".join((SCHEME, manga.name, manga.cover, str(st.st_ino), str(st.st_size), str(st.st_mtime_ns)))
+    raw = "\0".join((SCHEME, manga.name, manga.cover, found))
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def render(source, rotation=0):
-    """WebP bytes of a thumbnail of the image file `source`. Raises on anything unreadable."""
+    """WebP bytes of a thumbnail of the image `source` (a path or a file). Raises on anything unreadable."""
     with Image.open(source, formats=FORMATS) as im:
         if im.width * im.height > Image.MAX_IMAGE_PIXELS:
             raise Image.DecompressionBombError(f"{im.width}×{im.height} is too large to decode")
@@ -90,7 +82,11 @@ def make(manga):
         if target.exists():
             return target
         try:
-            data = render(_cover_file(manga), parse_page(os.path.basename(manga.cover)).rotation)
+            page = files.open_page(manga.cover)
+            if page is None:
+                raise OSError("the cover cannot be opened")
+            with page:
+                data = render(page.stream(), parse_page(manga.cover).rotation)
         except Exception as e:  # Pillow raises many kinds for broken files; none may break a request
             _failed.add(name)
             log.warning("no thumbnail for %r from %s: %s", manga.name, manga.cover, e)

@@ -26,9 +26,7 @@ def page_image(request, rel=None):
     refusal = _refusal(request)
     if refusal:
         return refusal
-    real = files.library_page(rel or "")
-    response = files.image_response(request, real) if real else None
-    return response or _not_found()
+    return files.page_response(request, rel or "") or _not_found()
 
 
 def cover_thumbnail(request, name=None):
@@ -38,7 +36,7 @@ def cover_thumbnail(request, name=None):
         return refusal
     manga = index.current().get(name)
     path = thumbs.make(manga) if manga else None
-    response = files.image_response(request, str(path), proxy=False) if path else None
+    response = files.image_response(request, str(path)) if path else None
     return response or _not_found()
 
 

@@ -21,6 +21,8 @@ OWNERS = {
     "notes": "reader.notes",
     "votes": "reader.votes",
     "known": "reader.announce",
+    "apikeys": "accounts.apikeys",
+    "server": "reader.serverprefs",
 }
 
 _db = None  # the open JsonFile

@@ -138,6 +138,9 @@ SCRAPER_MIN_FREE_MB = _int("SCRAPER_MIN_FREE_MB", 200, 0, 10_000_000)
 SCRAPER_IMPORT_ROOTS = [Path(p).resolve() for p in _list("SCRAPER_IMPORT_ROOTS", [])]
 # Extra source modules to load (dotted paths), besides the built-in ones.
 SCRAPER_SOURCES = _list("SCRAPER_SOURCES", [])
+# Another base for the MangaDex module (a mirror, a caching proxy, a test server); covers and the
+# image report then go to the same base, and its host:port may be a private address.
+MANGADEX_API_URL = _url("MANGADEX_API_URL", "https://api.mangadex.org")
 TRUSTED_PROXIES = _networks("TRUSTED_PROXIES")
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["*"])
 if "*" not in ALLOWED_HOSTS:
@@ -155,6 +158,9 @@ SCRYPT_LOG_N = _int("SCRYPT_LOG_N", 17, 10, 20)
 # Hand /lib/ files to a reverse proxy after the auth check: "" (off), "x-accel-redirect", "x-sendfile".
 SENDFILE_HEADER = _choice("SENDFILE_HEADER", "", ("", "x-accel-redirect", "x-sendfile"))
 SENDFILE_PREFIX = _raw("SENDFILE_PREFIX", "/protected-library/")
+# The reading apps' routes (/komga/: Mihon, Komelia, KMReader; /opds/): HTTP Basic, API keys and
+# their session cookie (docs/apps.md). 0 turns them off: every such route answers 404.
+APPS_API = _bool("APPS_API", True)
 
 
 def _allowlist(name):

@@ -10,14 +10,16 @@ class ReaderConfig(AppConfig):
         from mangacircus.pages import settings_section
 
         # The owners of db.json's reader sections register their hooks on import.
-        from . import announce, notes, peer_actions, progress, reading, social, votes  # noqa: F401
+        from . import announce, notes, peer_actions, progress, reading, serverprefs, social, votes  # noqa: F401
 
         peer_actions.register()
 
         settings_section("user", "reading", "Reading", "mc-settings-reading", order=20)
         settings_section("user", "notifications", "Notifications", "mc-settings-notifications", order=30)
         settings_section("user", "clock", "Reading clock", "mc-settings-clock", order=40)
+        settings_section("user", "apps", "Apps", "mc-settings-apps", order=50)
         settings_section("admin", "library", "Library", "mc-settings-library", order=20)
+        settings_section("admin", "apps", "Apps & downloads", "mc-settings-admin-apps", order=40)
         settings_section("admin", "peers", "Peers", "mc-admin-peers", order=60)
 
     def check_runtime(self):

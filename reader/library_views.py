@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from mangacircus.pages import page
 
-from . import lookup, manga_detail, notes, shelf
+from . import lookup, manga_detail, notes, serverprefs, shelf
 
 PAGE_SIZE = 120
 
@@ -47,7 +47,7 @@ def manga(request, name):
     detail = manga_detail.detail(request.account["name"], found)
     meta = detail["meta"]
     return render(request, "reader/manga.html", {
-        "m": detail, "meta": meta,
+        "m": detail, "meta": meta, "downloads": serverprefs.downloads_allowed(),
         "has_facts": any(meta[k] for k in ("authors", "artists", "status", "year")),
         "page_data": {"m": found.name, "following": detail["following"]},
     })

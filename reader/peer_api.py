@@ -54,8 +54,11 @@ def _relative(manga, version):
 
 
 def version_entry(manga, version):
+    """A version in the catalog; None for one that is no folder (an archive: not offered)."""
     folder = files.library_folder(version.path)
-    pages = contenthash.folder_pages(folder, version.files()) if folder else []
+    if folder is None:
+        return None
+    pages = contenthash.folder_pages(folder, version.files())
     return {"name": version.name, "path": _relative(manga, version), "meta": version.meta,
             "pageCount": version.page_count, "size": sum(p[1] for p in pages),
             "hash": contenthash.version_hash(pages), "pages": [list(p) for p in pages]}
@@ -77,7 +80,7 @@ def manga_entry(manga):
         "coverUrl": _cover(manga), "updated": manga.updated,
         "books": [{"key": b.key, "title": b.title, "folder": b.folder, "extra": b.extra,
                    "chapters": [{"key": c.key, "title": c.title,
-                                 "versions": [version_entry(manga, v) for v in c.versions]}
+                                 "versions": [e for e in (version_entry(manga, v) for v in c.versions) if e]}
                                 for c in b.chapters]}
                   for b in manga.books],
     }
@@ -104,8 +107,7 @@ def page(request):
         version = next((x for x in manga.versions() if _relative(manga, x) == v), None)
         if version is None or f not in version.files():
             raise NotFound("not found")
-        real = files.library_page(f"{version.path}/{f}")
-        response = files.image_response(request, real) if real else None
+        response = files.page_response(request, f"{version.path}/{f}")
         if response is None:
             raise NotFound("not found")
     except NotFound:

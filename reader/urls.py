@@ -1,6 +1,16 @@
 from django.urls import path
 
-from . import admin_views, api_library, api_reading, api_settings, library_views, settings_clock, settings_views
+from . import (
+    admin_views,
+    api_library,
+    api_reading,
+    api_settings,
+    apps_views,
+    download_views,
+    library_views,
+    settings_clock,
+    settings_views,
+)
 
 urlpatterns = [
     # Library & manga pages
@@ -12,7 +22,12 @@ urlpatterns = [
     path("settings/user/reading/", settings_views.reading, name="mc-settings-reading"),
     path("settings/user/notifications/", settings_views.notifications, name="mc-settings-notifications"),
     path("settings/user/clock/", settings_clock.clock, name="mc-settings-clock"),
+    path("settings/user/apps/", apps_views.apps, name="mc-settings-apps"),
     path("settings/admin/library/", admin_views.library, name="mc-settings-library"),
+    path("settings/admin/apps/", apps_views.admin_apps, name="mc-settings-admin-apps"),
+    # Downloads as CBZ (reader/cbz.py)
+    path("download/<str:manga>/<str:book>/<str:chapter>/", download_views.chapter, name="mc-download-chapter"),
+    path("download/<str:manga>/<str:book>/", download_views.book, name="mc-download-book"),
     # /api/: the user and their settings
     path("api/me", api_settings.me),
     path("api/settings", api_settings.update_settings),

@@ -8,7 +8,9 @@ A standard-library threaded server with a route table, not a second web framewor
 domain errors of mangacircus/errors.py and `error_answer()` is the one place that turns an error
 into a status (docs/scraper.md, "Private API").
 """
+import base64
 import dataclasses
+import datetime
 import hmac
 import logging
 import re
@@ -23,6 +25,8 @@ from mangacircus.http import body_length, json_object
 
 from . import queue, sources
 from .errors import InvalidInput, ScraperError
+from .images import verify
+from .sources.base import PageInfo
 
 log = logging.getLogger(__name__)
 INTERNAL = "internal error in the scraper; its log has the details"
@@ -141,6 +145,17 @@ def _text(data, name, required=True, max_length=1000, strip=True):
     return value.strip() if strip else value
 
 
+_LANG = re.compile(r"[a-z]{2,3}(-[a-z]{2,4})?")
+
+
+def _lang(data):
+    """An optional language code (en, pt-br) from a request body."""
+    value = _text(data, "lang", required=False, max_length=16)
+    if value is not None and not _LANG.fullmatch(value):
+        raise Invalid("lang must be a language code like en or pt-br")
+    return value
+
+
 def _job_view(job):
     view = {k: v for k, v in job.items() if k != "scope"}
     scope = job["scope"]
@@ -176,8 +191,12 @@ def add_job(d, body, query):
         chapters = body.get("chapters")
         if not isinstance(chapters, list) or not chapters or not all(isinstance(c, str) and c for c in chapters):
             raise Invalid("chapters must be a non-empty list of chapter ids")
+    auto = body.get("auto") if kind == "add" else None
+    if auto is not None and not isinstance(auto, bool):
+        raise Invalid("auto must be true or false")
     job, created = queue.add_job(d.queue, kind, source.key, series, chapters,
-                                 lang=_text(body, "lang", required=False, max_length=16))
+                                 lang=_lang(body),
+                                 auto=auto)
     return (201 if created else 200), {"job": _job_view(job), "created": created}
 
 
@@ -211,18 +230,37 @@ def search(d, body, query):
 
 
 def list_series(d, body, query):
-    return {"series": queue.list_series(d.queue)}
+    next_run = queue.next_discover(d.queue, datetime.datetime.now().astimezone())
+    return {"series": [{**s, "nextCheck": next_run if s["auto"] else None, "error": queue.series_errors(d.queue, s)}
+                       for s in queue.list_series(d.queue)]}
 
 
 def add_series(d, body, query):
     return add_job(d, {**body, "kind": "add", "series": body.get("id")}, query)
 
 
+def remove_series(d, body, query, key):
+    """Stop following a series; its folders stay in the library."""
+    return {"removed": queue.remove_series(d.queue, key)}
+
+
+def cover(d, body, query):
+    """A search result's cover as a data: URL (the page may load images only from the reader)."""
+    source = sources.get((query.get("source") or [None])[0])
+    url = source.thumbnail((query.get("url") or [""])[0])
+    if not url:
+        raise Invalid("not a cover of this source")
+    data, _type = d.transport(source).fetch_page(PageInfo(url=url))
+    ext = verify(data)[0]
+    mime = {"jpg": "jpeg"}.get(ext, ext)
+    return {"image": f"data:image/{mime};base64," + base64.b64encode(data).decode()}
+
+
 def change_series(d, body, query, key):
     auto = body.get("auto")
     if auto is not None and not isinstance(auto, bool):
         raise Invalid("auto must be true or false")
-    lang = _text(body, "lang", required=False, max_length=16)
+    lang = _lang(body)
     return {"series": queue.update_series(d.queue, key, auto=auto, lang=lang)}
 
 
@@ -260,6 +298,8 @@ ROUTES = [
     ("GET", re.compile(r"/series"), list_series),
     ("POST", re.compile(r"/series"), add_series),
     ("POST", re.compile(r"/series/(?P<key>[0-9a-f]{12})"), change_series),
+    ("POST", re.compile(r"/series/(?P<key>[0-9a-f]{12})/remove"), remove_series),
+    ("GET", re.compile(r"/cover"), cover),
     ("GET", re.compile(r"/settings"), get_settings),
     ("POST", re.compile(r"/settings"), post_settings),
     ("GET", re.compile(r"/history"), history),

@@ -58,3 +58,9 @@ class Stalled(ScraperError):
 
 class Cancelled(ScraperError):
     """An admin cancelled the running job: it stops at the next page boundary."""
+
+
+class SourceChanged(ScraperError):
+    """The source answered in a shape the module does not know (a field missing or of another
+    type): the module is out of date. Never retried: retrying would not change the answer."""
+    retry = False

@@ -106,10 +106,15 @@ class HttpClient:
             if self.interrupt.wait(seconds):
                 raise Interrupted("stopping or pausing")
 
-    def _acquire(self, source):
+    def _ready_at(self, source, bucket):
+        """Monotonic time of the source's next request, and of its bucket's (an endpoint with its own limit)."""
+        at = self._next_at.get(source.key, 0)
+        return max(at, self._next_at.get((source.key, bucket[0]), 0)) if bucket else at
+
+    def _acquire(self, source, bucket=None):
         """Wait (without the lock) for the source's turn, then take the single-request lock."""
         while True:
-            wait = self._next_at.get(source.key, 0) - time.monotonic()
+            wait = self._ready_at(source, bucket) - time.monotonic()
             blocked = (self._blocked_until.get(source.key, 0) - time.time() * 1000) / 1000
             if blocked > RETRY_AFTER_CAP:
                 raise Parked(f"{source.name} asked to wait until later (Retry-After)", self._blocked_until[source.key])
@@ -119,27 +124,43 @@ class HttpClient:
                 self._sleep(wait, f"pacing for {source.name}")
             with self._waiting("another request"):
                 self._one.acquire()
-            if (self._next_at.get(source.key, 0) <= time.monotonic()
+            if (self._ready_at(source, bucket) <= time.monotonic()
                     and self._blocked_until.get(source.key, 0) <= time.time() * 1000):
                 return
             self._one.release()
 
-    def request(self, source, url, headers=None, max_bytes=None):
-        """GET with every rule above; -> Response with a 2xx status, else a ScraperError."""
+    def request(self, source, url, headers=None, max_bytes=None, method="GET", body=None, record=None,
+                retries=None, deadline=None):
+        """A request with every rule above; -> Response with a 2xx status, else a ScraperError.
+
+        `record` (a list) gets one entry per attempt: url, status (None when none came), bytes, ms,
+        cached (X-Cache says HIT), for sources that report on their image servers. `retries` and
+        `deadline` may only tighten the limits (a fire-and-forget report).
+        """
         max_bytes = max_bytes or self.limits.max_bytes
+        retries = self.limits.retries if retries is None else min(retries, self.limits.retries)
+        bucket = source.bucket(url) if hasattr(source, "bucket") else None
         failures = rate_waits = 0
         while True:
-            self._acquire(source)
+            self._acquire(source, bucket)
             response = error = None
+            started = time.monotonic()
             try:
                 if self._stalled():
                     raise Stalled("no progress")
-                response = self._fetch(source, url, headers or {}, max_bytes)
+                response = self._fetch(source, url, headers or {}, max_bytes, method, body, deadline)
             except Transient as e:
                 error = e
             finally:
-                self._next_at[source.key] = time.monotonic() + self.pace_for(source)
+                ended = time.monotonic()
+                self._next_at[source.key] = ended + self.pace_for(source)
+                if bucket:
+                    self._next_at[(source.key, bucket[0])] = ended + bucket[1]
                 self._one.release()
+            if record is not None:
+                cached = bool(response and response.headers.get("x-cache", "").upper().startswith("HIT"))
+                record.append({"url": url, "status": response and response.status, "cached": cached,
+                               "bytes": len(response.body) if response else 0, "ms": int((ended - started) * 1000)})
             if self._stalled():
                 raise Stalled(f"aborted by the watchdog while fetching {_short(url)}")
             if response is not None:
@@ -159,7 +180,7 @@ class HttpClient:
                     raise Refused(f"{_short(url)}: HTTP {response.status}")
                 error = Transient(f"{_short(url)}: HTTP {response.status}")
             failures += 1
-            if failures > self.limits.retries:
+            if failures > retries:
                 raise Transient(f"{error.message} (after {failures} tries)")
             # Full jitter: a random wait between 0 and base * 2^n, capped.
             self._sleep(random.uniform(0, min(BACKOFF_CAP, self.limits.retry_base * 2 ** (failures - 1))),
@@ -167,6 +188,12 @@ class HttpClient:
 
     @staticmethod
     def _retry_after(response):
+        """Seconds to wait: Retry-After (seconds or an HTTP date) or X-RateLimit-Retry-After (a UNIX
+        time, MangaDex's style); None when absent, malformed, negative or past (then: backoff)."""
+        epoch = (response.headers.get("x-ratelimit-retry-after") or "").strip()
+        if epoch.isdigit():
+            seconds = int(epoch) - time.time()
+            return seconds if seconds > 0 else None
         value = response.headers.get("retry-after")
         if not value:
             return None
@@ -182,13 +209,14 @@ class HttpClient:
         seconds = when.timestamp() - time.time()
         return seconds if seconds > 0 else None
 
-    def _fetch(self, source, url, headers, max_bytes):
+    def _fetch(self, source, url, headers, max_bytes, method="GET", body=None, seconds=None):
         """One request and its redirects (mangacircus/netguard.py), within one total deadline."""
-        deadline = time.monotonic() + self.limits.deadline
+        deadline = time.monotonic() + min(seconds or self.limits.deadline, self.limits.deadline)
         answer = None
         try:
             answer = netguard.request(
-                "GET", url, headers=_headers(headers), allowed=_private_hosts(source), max_redirects=MAX_REDIRECTS,
+                method, url, body=body, headers=_headers(headers), allowed=_private_hosts(source),
+                max_redirects=MAX_REDIRECTS,
                 deadline=deadline, connect_timeout=self.limits.connect_timeout,
                 read_timeout=self.limits.read_timeout, on_socket=self._track)
             resp, url = answer.response, answer.url
@@ -274,8 +302,13 @@ class SourceHttp:
     def get_json(self, url, headers=None):
         return self.get(url, {"Accept": "application/json", **(headers or {})}).json()
 
-    def fetch_page(self, page):
-        response = self.get(page.url, page.headers)
+    def post_json(self, url, payload, retries=None, deadline=None):
+        """POST a JSON body (a report to the source); same pacing, one request in flight."""
+        return self._client.request(self._source, url, {"Content-Type": "application/json"}, None, "POST",
+                                    orjson.dumps(payload), retries=retries, deadline=deadline)
+
+    def fetch_page(self, page, record=None):
+        response = self._client.request(self._source, page.url, page.headers, record=record)
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
         return response.body, content_type
 

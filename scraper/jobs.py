@@ -1,13 +1,15 @@
 """What each job kind does (docs/scraper.md). The daemon runs one job at a time through `run(d, job)`.
 
-- add: read the series from its source, subscribe it (series list, manga folder name), then
-  queue the chapters not yet in the library.
+- add: read the series from its source, subscribe it (series list, manga folder name, language,
+  auto), write the manga folder with manga.json and the cover, then queue the chapters not yet in
+  the library (those the source cannot give, external or unavailable, are skipped with a warning).
 - update: queue the chapters of a subscribed series not yet in the library.
 - chapters: download each scoped chapter into staging and publish it when complete.
 - discover: queue an update for every subscribed series with auto on.
 
 Every step is idempotent: a chapter already published by that source (its chapter.json names
-the source and id) is skipped, so running a job twice, or after a crash, publishes nothing twice.
+the source and id, or the same volume, number and group) is skipped, so running a job twice, or
+after a crash, publishes nothing twice. Chapters with a volume go into a `Vol. N` book folder.
 """
 import dataclasses
 import hashlib
@@ -15,8 +17,9 @@ import logging
 import time
 
 from . import names, queue, sources
-from .errors import BadImage, Mismatch, NotFound, ScraperError
-from .sources.base import ChapterInfo
+from .errors import BadImage, Cancelled, Interrupted, Mismatch, NotFound, Refused, ScraperError, Stalled, Transient
+from .images import verify
+from .sources.base import ChapterInfo, PageInfo
 
 log = logging.getLogger(__name__)
 _HTML_TYPES = ("text/html", "application/xhtml+xml", "image/svg+xml", "text/plain", "application/json")
@@ -28,7 +31,8 @@ def run(d, job):
 
 def run_add(d, job):
     source = sources.get(job["source"])
-    subscribe(d, source, job["series"], job["scope"].get("lang"))
+    entry = subscribe(d, source, job["series"], job["scope"].get("lang"), job["scope"].get("auto"))
+    write_manga(d, source, entry)
     queue_new_chapters(d, source, queue.find_series(d.queue, source.key, job["series"]))
 
 
@@ -45,22 +49,51 @@ def run_discover(d, job):
         queue.add_job(d.queue, "update", source_key, series_id)
 
 
-def subscribe(d, source, series_id, lang):
-    info = source.series(d.transport(source), series_id)
-    d.progress.touch()
+def subscribe(d, source, series_id, lang, auto=None):
     entry = queue.find_series(d.queue, source.key, series_id)
-    manga = entry["manga"] if entry else d.library.manga_folder(source.folder_title(info))
     lang = lang or (entry or {}).get("lang") or source.languages[0]
-    return queue.upsert_series(d.queue, source.key, series_id, manga, lang, _compact(info))
+    info = source.series(d.transport(source), series_id, lang=lang)
+    d.progress.touch()
+    manga = entry["manga"] if entry else d.library.manga_folder(source.folder_title(info))
+    return queue.upsert_series(d.queue, source.key, series_id, manga, lang, _compact(info), auto)
+
+
+def write_manga(d, source, entry):
+    """manga.json and the cover, at once: the manga is in the library before its first chapter."""
+    cover = None
+    url = (entry.get("info") or {}).get("cover_url")
+    if url:
+        try:
+            data, _type = d.transport(source).fetch_page(PageInfo(url=url))
+            cover = (data, verify(data)[0])
+        except ScraperError as e:
+            if isinstance(e, (Interrupted, Stalled, Cancelled)):
+                raise
+            d.warn(f"no cover for {entry['manga']}: {e.message}")
+        d.progress.touch()
+    d.library.write_manga(entry["manga"], source.manga_meta(entry, _manga_json(source, entry)), cover)
+
+
+def _already_here(chapter, keys):
+    """A chapter this source already published under another id: same volume, number and group.
+    Oneshots (no number) are only ever matched by their id: two of them are not the same chapter."""
+    if chapter.number is None:
+        return False
+    return (names.chapter_key(chapter.volume), names.chapter_key(chapter.number), chapter.group) in keys
 
 
 def queue_new_chapters(d, source, entry):
     listed = source.chapters(d.transport(source), entry["id"], entry["lang"])
     d.progress.touch()
     published = d.library.published(entry["manga"], source.key)
+    keys = d.library.published_keys(entry["manga"], source.key)
     new, seen = [], set()
     for chapter in listed:
-        if chapter.id not in published and chapter.id not in seen:
+        if chapter.skip:
+            d.warn(f"{entry['manga']}: chapter {chapter.number or 'oneshot'} ({chapter.group or source.name}) "
+                   f"skipped: {chapter.skip}")
+            continue
+        if chapter.id not in published and chapter.id not in seen and not _already_here(chapter, keys):
             seen.add(chapter.id)
             new.append(chapter)
     if new:
@@ -92,8 +125,16 @@ def run_chapters(d, job):
             _fill_chapter_info(d, source, entry, job)
             continue
         chapter = ChapterInfo(**info)
+        if chapter.skip:  # queued by id through the API, but the source cannot give it
+            d.warn(f"{entry['manga']}: chapter {chapter.number or 'oneshot'} skipped: {chapter.skip}")
+            queue.chapter_done(d.queue, job, chapter_id)
+            continue
+        if _already_here(chapter, d.library.published_keys(entry["manga"], source.key)):
+            queue.chapter_done(d.queue, job, chapter_id)
+            continue
         folder = download_chapter(d, job, source, entry, chapter)
-        published[chapter_id] = folder
+        if folder:
+            published[chapter_id] = folder
 
 
 def _fill_chapter_info(d, source, entry, job):
@@ -110,22 +151,38 @@ def _fill_chapter_info(d, source, entry, job):
 
 
 def download_chapter(d, job, source, entry, chapter):
-    """Fetch the missing pages into staging (checkpoint after each), then publish; -> folder name."""
+    """Fetch the missing pages into staging (checkpoint after each), then publish; -> folder name, or
+    None when the source no longer has the chapter (skipped with a warning)."""
     transport = d.transport(source)
     d.library.check_space()
     staging_name = names.staging_name(job["id"], chapter.id)
+    try:
+        pages = source.pages(transport, chapter.id)
+    except NotFound as e:  # deleted at the source since it was listed: the other chapters go on
+        d.warn(f"{entry['manga']}: chapter {chapter.number or 'oneshot'} is gone from {source.name} ({e.message})")
+        queue.chapter_done(d.queue, job, chapter.id)
+        return None
     staging = d.library.staging_dir(staging_name)
-    pages = source.pages(transport, chapter.id)
     d.progress.touch()
     if not pages:
         raise ScraperError(f"{source.name} lists no pages for chapter {chapter.number or chapter.id}")
     stored = d.library.stored_pages(staging, [p.name for p in pages if p.name])
     d.set_progress(chapter=chapter.id, number=chapter.number, page=len(stored), pages=len(pages))
-    for index, page in enumerate(pages):
+    for index in range(len(pages)):
         if index in stored:
             continue
         d.boundary(job)
-        stored[index] = _fetch_page(d, transport, page, staging, index, len(pages))
+        if _expired(pages[index]):
+            pages = _pages_again(d, source, transport, chapter, len(pages))
+        try:
+            stored[index] = _fetch_page(d, source, transport, pages[index], staging, index, len(pages))
+        except (Transient, Refused, NotFound) as e:
+            if pages[index].expires is None:
+                raise
+            # An at-home style URL: its node failed or its token ran out; ask for fresh URLs once.
+            log.info("page %d of %s: %s; asking %s for its pages again", index + 1, chapter.id, e.message, source.name)
+            pages = _pages_again(d, source, transport, chapter, len(pages))
+            stored[index] = _fetch_page(d, source, transport, pages[index], staging, index, len(pages))
         d.progress.touch()
         queue.checkpoint(d.queue, job, chapter.id, len(stored), f".staging/{staging_name}")
         d.set_progress(page=len(stored))
@@ -134,7 +191,7 @@ def download_chapter(d, job, source, entry, chapter):
     folder = d.library.publish_chapter(
         staging, entry["manga"], source.folder(chapter),
         source.chapter_meta(chapter, _chapter_json(source, chapter)),
-        source.manga_meta(entry, _manga_json(source, entry)),
+        source.manga_meta(entry, _manga_json(source, entry)), book=source.book(chapter),
     )
     rev = queue.record_publication(d.queue, job, entry["manga"], chapter.id, folder)
     d.progress.touch()
@@ -143,18 +200,38 @@ def download_chapter(d, job, source, entry, chapter):
     return folder
 
 
-def _fetch_page(d, transport, page, staging, index, count):
-    """Fetch and store one page; a body that is no image is fetched once more before giving up."""
+def _expired(page):
+    return page.expires is not None and page.expires <= queue.now_ms()
+
+
+def _pages_again(d, source, transport, chapter, count):
+    pages = source.pages(transport, chapter.id)
+    d.progress.touch()
+    if len(pages) != count:
+        raise ScraperError(f"{source.name} now lists {len(pages)} pages for chapter {chapter.number or chapter.id}, "
+                           f"not {count}; the job starts the chapter again at its next try")
+    return pages
+
+
+def _fetch_page(d, source, transport, page, staging, index, count):
+    """Fetch and store one page; a body that is no image is fetched once more before giving up.
+    The source hears how each fetch went (MangaDex asks for a report per image)."""
     for attempt in (1, 2):
-        data, content_type = transport.fetch_page(page)
+        record, ok = [], False
         try:
+            data, content_type = transport.fetch_page(page, record)
             if content_type in _HTML_TYPES:
                 raise BadImage(f"the server sent {content_type} instead of an image")
             _check_announced(page, data)
-            return d.library.store_page(staging, index, count, data, page.name)
+            name = d.library.store_page(staging, index, count, data, page.name)
+            ok = True
+            return name
         except (BadImage, Mismatch) as e:
             if attempt == 2:
                 raise BadImage(f"page {index + 1}: {e.message}") from None
+        finally:
+            if record:
+                source.page_fetched(transport, page, record, ok)
 
 
 def _check_announced(page, data):
@@ -180,9 +257,13 @@ def _chapter_json(source, chapter):
 def _manga_json(source, entry):
     info = entry.get("info") or {}
     url = str(info.get("url", ""))
-    meta = {"title": info.get("title"), "authors": list(info.get("authors") or []) or None,
+    links = {k: v for k, v in (info.get("links") or {}).items() if str(v).startswith(("http://", "https://"))}
+    if not links and url.startswith(("http://", "https://")):
+        links = {source.name: url}
+    meta = {"title": info.get("title"), "altTitles": list(info.get("alt_titles") or []) or None,
+            "authors": list(info.get("authors") or []) or None,
             "artists": list(info.get("artists") or []) or None, "description": info.get("description"),
             "status": info.get("status"), "direction": info.get("direction"), "language": entry.get("lang") or None,
-            "links": {source.name: url} if url.startswith(("http://", "https://")) else None,
+            "year": info.get("year"), "tags": list(info.get("tags") or []) or None, "links": links or None,
             "sources": {source.key: entry["id"]}}
     return {k: v for k, v in meta.items() if v is not None}

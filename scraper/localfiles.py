@@ -85,7 +85,7 @@ class LocalReader:
                     names.append(info.filename)
             return names
 
-    def fetch_page(self, page):
+    def fetch_page(self, page, record=None):
         """-> (bytes, content type hint) for a file: or zip: page URL."""
         parts = urlsplit(page.url)
         path = unquote(parts.path)

@@ -8,6 +8,8 @@ import hashlib
 import re
 import unicodedata
 
+from library.names import number_key
+
 MAX_BYTES = 255
 _UNSAFE = re.compile(r'[/\\:*?"<>|\x00]')
 _RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$", re.IGNORECASE)
@@ -45,9 +47,32 @@ def chapter_number(number):
     return whole.zfill(4) + (f".{part}" if part else "")
 
 
+def chapter_key(number):
+    """The library's key for a source's chapter number ('3.10' -> '3.10', '0012' -> '12'); a oneshot
+    (None) or a number that is not one (a range '17-17.5') keeps its text, so it still matches itself."""
+    match = _NUMBER.match((number or "").strip())
+    if not match:
+        return f"~{(number or '').strip()}"
+    return number_key(match.group(0))
+
+
+def book_folder(volume):
+    """`Vol. 2` for a numbered volume; None (the chapter stays at the top) for none or a non-number."""
+    match = _NUMBER.match((volume or "").strip())
+    return f"Vol. {number_key(match.group(0))}" if match else None
+
+
 def chapter_folder(number, title, bracket):
-    """`c0002.5 Title [Source]`, within 255 bytes; the title gives way first."""
-    prefix = f"c{chapter_number(number) or '0000'}"
+    """`c0002.5 Title [Source]`, within 255 bytes; the title gives way first. A oneshot is
+    `c0000 Oneshot`; a range (`17-17.5`) is filed under its first number with the range in the title."""
+    padded = chapter_number(number)
+    if number is None and not (title or "").strip():
+        title = "Oneshot"
+    elif number is not None and padded is None:
+        first = re.match(r"\s*(\d+(?:\.\d+)?)", number)
+        padded = chapter_number(first.group(1)) if first else None
+        title = f"({number.strip()}) {title or ''}".strip()
+    prefix = f"c{padded or '0000'}"
     tag = f" [{clean(bracket, fallback='', max_bytes=80)}]" if clean(bracket, fallback="") else ""
     room = MAX_BYTES - len(prefix.encode()) - len(tag.encode()) - 1
     name = clean(title, fallback="", max_bytes=room)

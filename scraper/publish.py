@@ -127,28 +127,74 @@ class Library:
                 found[meta["fetchedId"]] = str(chapter_json.parent.relative_to(path))
         return found
 
-    def publish_chapter(self, staging, manga, folder, chapter_meta, manga_meta):
-        """Put a complete staged chapter in place with one rename; -> the folder name used.
-        `folder` may hold a book folder too (`b01 Spring/c0001 Seeds`): made when missing."""
+    def published_keys(self, manga, source):
+        """{(volume key, chapter key, group)} of this source's chapters in that manga: a chapter whose
+        id changed at the source is still recognised by its volume, number and group."""
+        keys = set()
+        path = self._manga_path(manga)
+        for chapter_json in [*path.glob("*/chapter.json"), *path.glob("*/*/chapter.json")]:
+            try:
+                meta = orjson.loads(chapter_json.read_bytes())
+            except (OSError, orjson.JSONDecodeError):
+                continue
+            if isinstance(meta, dict) and meta.get("source") == source:
+                groups = meta.get("groups") if isinstance(meta.get("groups"), list) else []
+                number, volume = (meta.get(k) if isinstance(meta.get(k), str) else None for k in ("number", "volume"))
+                keys.add((names.chapter_key(volume), names.chapter_key(number), str(groups[0]) if groups else ""))
+        return keys
+
+    def write_manga(self, manga, manga_meta, cover=None):
+        """A subscribed manga's folder with manga.json and `cover.<ext>` ((bytes, ext) or None),
+        before any chapter: a new folder is staged whole and renamed in; an existing one gets this
+        source added to its manga.json and a cover only when it has none."""
         manga_path = self._manga_path(manga)
-        if any(part != names.clean(part) for part in folder.split("/")):
-            raise Refused(f"{folder!r} is not a safe folder name")
+        if manga_path.is_dir():
+            self._merge_manga_json(manga_path, manga_meta)
+            if cover and not any(manga_path.glob("cover.*")):
+                write_replace(manga_path / f"cover.{cover[1]}", cover[0])
+            return
+        wrapper = self.staging_dir(f"manga-{names.staging_name('new', manga)}")
+        _write_file(wrapper / "manga.json", orjson.dumps(manga_meta, option=orjson.OPT_INDENT_2))
+        if cover:
+            _write_file(wrapper / f"cover.{cover[1]}", cover[0])
+        fsync_dir(wrapper)
+        os.rename(wrapper, manga_path)
+        fsync_dir(self.root)
+
+    def publish_chapter(self, staging, manga, folder, chapter_meta, manga_meta, book=None):
+        """Put a complete staged chapter in place with one rename; -> its path in the manga folder
+        (`Vol. 2/c0012 Title [Group]` when it has a book)."""
+        manga_path = self._manga_path(manga)
+        if any(part != names.clean(part) for part in (folder, book) if part):
+            raise Refused(f"{book + '/' if book else ''}{folder} is not a safe folder name")
         _write_file(staging / "chapter.json", orjson.dumps(chapter_meta, option=orjson.OPT_INDENT_2))
         fsync_dir(staging)
         if manga_path.is_dir():
-            if (manga_path / folder).exists():
+            parent = manga_path / book if book else manga_path
+            if (parent / folder).exists():
                 folder = names.with_suffix(folder, chapter_meta.get("sourceId") or chapter_meta.get("fetchedId", ""))
-            (manga_path / folder).parent.mkdir(exist_ok=True, mode=0o755)
-            os.rename(staging, manga_path / folder)
-            fsync_dir(manga_path)
+            if parent.is_dir():
+                os.rename(staging, parent / folder)
+                fsync_dir(parent)
+            else:  # a new book: staged whole with this chapter, then renamed in
+                wrapper = staging.with_name(f"{staging.name}.manga")
+                new_book = wrapper / book
+                new_book.mkdir(parents=True, exist_ok=True, mode=0o755)
+                os.rename(staging, new_book / folder)
+                fsync_dir(new_book)
+                os.rename(new_book, parent)
+                fsync_dir(manga_path)
+                wrapper.rmdir()
             self._merge_manga_json(manga_path, manga_meta)
-            return folder
+            return f"{book}/{folder}" if book else folder
+        if book:  # a manga not written at add time (a job queued by id): manga.json first
+            self.write_manga(manga, manga_meta)
+            return self.publish_chapter(staging, manga, folder, chapter_meta, manga_meta, book)
         # A new manga: stage its folder whole, with manga.json and this chapter, then rename it in.
         wrapper = staging.with_name(f"{staging.name}.manga")
         new_manga = wrapper / manga
         new_manga.mkdir(parents=True, exist_ok=True, mode=0o755)
         _write_file(new_manga / "manga.json", orjson.dumps(manga_meta, option=orjson.OPT_INDENT_2))
-        (new_manga / folder).parent.mkdir(exist_ok=True, mode=0o755)
         os.rename(staging, new_manga / folder)
         fsync_dir(new_manga)
         os.rename(new_manga, manga_path)

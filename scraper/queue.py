@@ -152,7 +152,7 @@ def list_jobs(q, state=None):
         return [dict(j) for j in q.data["jobs"] if state in (None, j["state"])]
 
 
-def add_job(q, kind, source, series=None, chapters=None, info=None, lang=None):
+def add_job(q, kind, source, series=None, chapters=None, info=None, lang=None, auto=None):
     """Queue a job, or return the queued/running one it duplicates (chapters are merged into it).
 
     -> (job, created)
@@ -173,8 +173,8 @@ def add_job(q, kind, source, series=None, chapters=None, info=None, lang=None):
         if kind == "chapters":
             job["scope"] = {"chapters": [], "info": {}}
             _merge_chapters(job, chapters or [], info or {})
-        elif lang:
-            job["scope"] = {"lang": lang}
+        elif lang or auto is not None:
+            job["scope"] = {k: v for k, v in (("lang", lang), ("auto", auto)) if v is not None}
         q.data["jobs"].append(job)
         prune(q)
         save(q)
@@ -406,7 +406,7 @@ def auto_series(q):
         return [(s["source"], s["id"]) for s in q.data["series"] if s["auto"]]
 
 
-def upsert_series(q, source, series_id, manga, lang, info):
+def upsert_series(q, source, series_id, manga, lang, info, auto=None):
     with q.lock:
         entry = find_series(q, source, series_id)
         if entry is None:
@@ -414,6 +414,8 @@ def upsert_series(q, source, series_id, manga, lang, info):
                      "auto": True, "lastCheck": None}
             q.data["series"].append(entry)
         entry.update(manga=manga, lang=lang, info=info)
+        if auto is not None:
+            entry["auto"] = auto
         save(q)
         return entry
 
@@ -429,6 +431,28 @@ def update_series(q, key, auto=None, lang=None):
             entry["lang"] = lang
         save(q)
         return entry
+
+
+def remove_series(q, key):
+    """Forget a subscription and cancel its queued jobs; the library keeps its folders."""
+    with q.lock:
+        entry = next((s for s in q.data["series"] if s["key"] == key), None)
+        if entry is None:
+            raise LookupError(f"no series {key}")
+        q.data["series"].remove(entry)
+        for job in q.data["jobs"]:
+            if (job["source"], job["series"]) == (entry["source"], entry["id"]) and job["state"] == "queued":
+                set_state(q, job, "cancelled", notBefore=None)
+        save(q)
+        return entry
+
+
+def series_errors(q, entry):
+    """The last error of the series' jobs (the Series tab shows it), or None."""
+    with q.lock:
+        jobs = [j for j in q.data["jobs"] if (j["source"], j["series"]) == (entry["source"], entry["id"])]
+        failing = [j for j in jobs if j["error"] and j["state"] in ("queued", "failed")]
+        return max(failing, key=lambda j: j["updated"])["error"] if failing else None
 
 
 def series_checked(q, entry):
@@ -480,6 +504,21 @@ def update_settings(q, changes, source_floor):
         q.data["settings"] = new
         save(q)
         return new
+
+
+def next_discover(q, local_now):
+    """ms time of the next nightly run (now when it is due), None when nightly updates are off."""
+    import datetime
+
+    with q.lock:
+        updates = q.data["settings"]["updates"]
+        if not updates["enabled"]:
+            return None
+        hour, minute = map(int, updates["at"].split(":"))
+        slot = local_now.replace(hour=hour, minute=minute, second=0, microsecond=0)
+        if (updates["lastRun"] or 0) >= slot.timestamp() * 1000 or updates["lastRun"] is None and local_now >= slot:
+            slot += datetime.timedelta(days=1)
+        return int(max(slot, local_now).timestamp() * 1000)
 
 
 def set_paused(q, paused):

@@ -14,7 +14,9 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from bench.server import free_port
+from reader.komga.ids import book_id, series_id
 from tests.conftest import PASSWORD
+from tests.reader.komga.apps import basic
 from tests.support.app import AppServer
 from tests.support.pages import add_notes, wait_for_library
 
@@ -29,9 +31,17 @@ PROGRESS = {**CHAPTER, "v": "c0002 Roots [Official]", "p": 1, "n": 2, "done": Fa
 PULSE = {**CHAPTER, "v": "c0002 Roots [Official]", "session": "matrix-session", "seq": 1}
 
 PEER = {"name": "matrixpeer", "url": "https://peer.example", "present": "matrix-present-secret-0123456789"}
+# The reading apps' routes (/komga/, /opds/): the personas carry the session cookie that Basic gave them.
+SID = series_id("Moon Garden")
+BID = book_id("Moon Garden", "1/2")
+K1 = "komga/api/v1/"
+KS, KB = f"/komga/api/v1/series/{SID}", f"/komga/api/v1/books/{BID}"
 
 LIB = r"^lib(?:/(?P<rel>[\s\S]*))?$"
 THUMB = r"^thumb(?:/(?P<name>[\s\S]*))?$"
+KOMGA_NONE = r"komga/^api/v1/(?:tags|age-ratings|sharing-labels)$"
+KOMGA_EMPTY = r"komga/^api/v1/(?:collections|readlists)$"
+KOMGA_REST = r"komga/^(?P<rest>[\s\S]*)$"
 
 #  pattern                                   method  path                                  body              anon user other admin
 MATRIX = [
@@ -88,6 +98,73 @@ MATRIX = [
     ("api/chapter",                           "GET",  f"/api/chapter?m={MOON}&c=9/9",        None,             401, 404, 404, 404),
     ("api/progress",                          "POST", "/api/progress",                       PROGRESS,         401, 200, 200, 200),
     ("api/progress",                          "POST", "/api/progress",                       {**PROGRESS, "m": "Invented"}, 401, 404, 404, 404),
+    # reader/komga/urls.py: the Komga-compatible API (docs/apps.md)
+    (K1 + "series",                           "GET",  "/komga/api/v1/series?search=&page=0",  None,             401, 200, 200, 200),
+    (K1 + "series/list",                      "POST", "/komga/api/v1/series/list",           {},               401, 200, 200, 200),
+    (K1 + "series/new",                       "GET",  "/komga/api/v1/series/new",            None,             401, 200, 200, 200),
+    (K1 + "series/updated",                   "GET",  "/komga/api/v1/series/updated",        None,             401, 200, 200, 200),
+    (K1 + "series/release-dates",             "GET",  "/komga/api/v1/series/release-dates",  None,             401, 200, 200, 200),
+    (K1 + "series/<sid:sid>",                 "GET",  KS,                                    None,             401, 200, 200, 200),
+    (K1 + "series/<sid:sid>",                 "GET",  "/komga/api/v1/series/saaaaaaaaaaaaaaaaaaaa", None,      401, 404, 404, 404),
+    (K1 + "series/<sid:sid>/books",           "GET",  KS + "/books?unpaged=true",            None,             401, 200, 200, 200),
+    (K1 + "series/<sid:sid>/thumbnail",       "GET",  KS + "/thumbnail",                     None,             401, 200, 200, 200),
+    (K1 + "series/<sid:sid>/read-progress",   "POST", KS + "/read-progress",                 None,             401, 204, 204, 204),
+    (K1 + "series/<sid:sid>/read-progress",   "DELETE", KS + "/read-progress",               None,             401, 204, 204, 204),
+    (K1 + "series/<sid:sid>/collections",     "GET",  KS + "/collections",                   None,             401, 200, 200, 200),
+    ("komga/api/v2/series/<sid:sid>/read-progress/tachiyomi", "GET", f"/komga/api/v2/series/{SID}/read-progress/tachiyomi", None, 401, 200, 200, 200),
+    ("komga/api/v2/series/<sid:sid>/read-progress/tachiyomi", "PUT", f"/komga/api/v2/series/{SID}/read-progress/tachiyomi", {"lastBookNumberSortRead": 1}, 401, 204, 204, 204),
+    (K1 + "books",                            "GET",  "/komga/api/v1/books",                 None,             401, 200, 200, 200),
+    (K1 + "books/list",                       "POST", "/komga/api/v1/books/list",            {"condition": None}, 401, 200, 200, 200),
+    (K1 + "books/latest",                     "GET",  "/komga/api/v1/books/latest",          None,             401, 200, 200, 200),
+    (K1 + "books/ondeck",                     "GET",  "/komga/api/v1/books/ondeck",          None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>",                  "GET",  KB,                                    None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>",                  "GET",  "/komga/api/v1/books/baaaaaaaaaaaaaaaaaaaa", None,       401, 404, 404, 404),
+    (K1 + "books/<bid:bid>/next",             "GET",  KB + "/next",                          None,             401, 404, 404, 404),
+    (K1 + "books/<bid:bid>/previous",         "GET",  KB + "/previous",                      None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>/readlists",        "GET",  KB + "/readlists",                     None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>/thumbnail",        "GET",  KB + "/thumbnail",                     None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>/pages",            "GET",  KB + "/pages",                         None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>/pages/<int:n>",    "GET",  KB + "/pages/1",                       None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>/pages/<int:n>",    "GET",  KB + "/pages/9",                       None,             401, 400, 400, 400),
+    (K1 + "books/<bid:bid>/pages/<int:n>/thumbnail", "GET", KB + "/pages/1/thumbnail",       None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>/read-progress",    "PATCH", KB + "/read-progress",                {"page": 1},      401, 204, 204, 204),
+    (K1 + "books/<bid:bid>/read-progress",    "DELETE", KB + "/read-progress",               None,             401, 204, 204, 204),
+    (K1 + "books/<bid:bid>/file",             "GET",  KB + "/file",                          None,             401, 200, 200, 200),
+    (K1 + "libraries",                        "GET",  "/komga/api/v1/libraries",             None,             401, 200, 200, 200),
+    (K1 + "libraries/<str:lid>",              "GET",  "/komga/api/v1/libraries/mangacircus", None,             401, 200, 200, 200),
+    (K1 + "libraries/<str:lid>",              "GET",  "/komga/api/v1/libraries/other",       None,             401, 404, 404, 404),
+    (K1 + "genres",                           "GET",  "/komga/api/v1/genres",                None,             401, 200, 200, 200),
+    (K1 + "publishers",                       "GET",  "/komga/api/v1/publishers",            None,             401, 200, 200, 200),
+    (K1 + "languages",                        "GET",  "/komga/api/v1/languages",             None,             401, 200, 200, 200),
+    (KOMGA_NONE,                              "GET",  "/komga/api/v1/tags",                  None,             401, 200, 200, 200),
+    (K1 + "authors",                          "GET",  "/komga/api/v1/authors",               None,             401, 200, 200, 200),
+    ("komga/api/v2/authors",                  "GET",  "/komga/api/v2/authors",               None,             401, 200, 200, 200),
+    (KOMGA_EMPTY,                             "GET",  "/komga/api/v1/collections",           None,             401, 200, 200, 200),
+    ("komga/api/v2/users/me",                 "GET",  "/komga/api/v2/users/me",              None,             401, 200, 200, 200),
+    ("komga/api/logout",                      "POST", "/komga/api/logout",                   None,             401, 204, 204, 204),
+    # KMReader asks before signing in; the answer is an empty object
+    (K1 + "client-settings/global/list",      "GET",  "/komga/api/v1/client-settings/global/list", None,       200, 200, 200, 200),
+    (KOMGA_REST,                              "GET",  "/komga/sse/v1/events",                None,             401, 404, 404, 404),
+    # reader/opds/urls.py: the OPDS catalog
+    ("opds/",                                 "GET",  "/opds/",                              None,             401, 200, 200, 200),
+    ("opds/series",                           "GET",  "/opds/series",                        None,             401, 200, 200, 200),
+    ("opds/recent",                           "GET",  "/opds/recent",                        None,             401, 200, 200, 200),
+    ("opds/continue",                         "GET",  "/opds/continue",                      None,             401, 200, 200, 200),
+    ("opds/followed",                         "GET",  "/opds/followed",                      None,             401, 200, 200, 200),
+    ("opds/tags",                             "GET",  "/opds/tags",                          None,             401, 200, 200, 200),
+    ("opds/tags/<str:name>",                  "GET",  "/opds/tags/Invented",                 None,             401, 404, 404, 404),
+    ("opds/search",                           "GET",  "/opds/search?q=moon",                 None,             401, 200, 200, 200),
+    ("opds/search.xml",                       "GET",  "/opds/search.xml",                    None,             401, 200, 200, 200),
+    ("opds/series/<sid:sid>",                 "GET",  f"/opds/series/{SID}",                 None,             401, 200, 200, 200),
+    ("opds/series/<sid:sid>/thumbnail",       "GET",  f"/opds/series/{SID}/thumbnail",       None,             401, 200, 200, 200),
+    ("opds/books/<bid:bid>/file",             "GET",  f"/opds/books/{BID}/file",             None,             401, 200, 200, 200),
+    ("opds/books/<bid:bid>/pages/<int:n>",    "GET",  f"/opds/books/{BID}/pages/0",          None,             401, 200, 200, 200),
+    # Settings → Apps, and downloads as CBZ
+    ("settings/user/apps/",                   "GET",  "/settings/user/apps/",                None,             302, 200, 200, 200),
+    ("settings/admin/apps/",                  "GET",  "/settings/admin/apps/",               None,             302, 403, 403, 200),
+    ("download/<str:manga>/<str:book>/<str:chapter>/", "GET", f"/download/{MOON}/1/2/",       None,             302, 200, 200, 200),
+    ("download/<str:manga>/<str:book>/<str:chapter>/", "GET", f"/download/{MOON}/1/9/",       None,             302, 404, 404, 404),
+    ("download/<str:manga>/<str:book>/",      "GET",  f"/download/{MOON}/1/",                None,             302, 200, 200, 200),
     # library/urls.py: page images, cover thumbnails, "scan now"
     (LIB,                                     "GET",  f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png", None, 401, 200, 200, 200),
     (LIB,                                     "GET",  f"/lib/{MOON}/manga.json",             None,             401, 404, 404, 404),
@@ -114,7 +191,7 @@ MATRIX = [
     ("api/admin/scraper/<path:path>",         "GET",  "/api/admin/scraper/no.such/route",    None,             401, 403, 403, 404),
 ]
 PERSONAS = ("anonymous", "user", "other", "admin")
-FRESH_SESSION = {"/api/logout"}  # rows that end the session they use run on a session of their own
+FRESH_SESSION = {"/api/logout", "/komga/api/logout"}  # rows that end the session they use run on a session of their own
 
 
 def url_patterns(resolver=None, prefix=""):
@@ -149,8 +226,15 @@ def personas(server, admin):
         assert admin.post("/api/admin/user", {"name": name, "password": PASSWORD})[0] == 200
     wait_for_library(admin, 2)
     add_notes(server, "user", [NOTE])
-    return {"anonymous": lambda: server.client(), "admin": lambda: server.client().login("admin"),
-            "user": lambda: server.client().login("user"), "other": lambda: server.client().login("other")}
+
+    def signed_in(name):
+        """Signed in on the web, and in the apps' API (its session cookie, from Basic)."""
+        client = server.client().login(name)
+        assert client.get("/komga/api/v2/users/me", headers={"Authorization": basic(name)})[0] == 200
+        return client
+
+    return {"anonymous": lambda: server.client(), "admin": lambda: signed_in("admin"),
+            "user": lambda: signed_in("user"), "other": lambda: signed_in("other")}
 
 
 def test_it_answers_every_route_with_the_expected_status_for_each_persona(server, personas):

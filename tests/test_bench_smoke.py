@@ -20,10 +20,16 @@ ROWS = [
     *(f"{route}, {n}" for n in ("1 client", "16 clients")
       for route in ("GET /api/chapter", "POST /api/progress", "GET /api/library", "GET / (library page)")),
     "/lib/ image, gunicorn alone, 16 clients", "/lib/ image, nginx + hand-off, 16 clients",
+    "MangaDex requests/page, 40 pages", "MangaDex requests/page, 30 % 5xx", "MangaDex parser, 1,234-chapter feed",
+    "MangaDex request gaps, p5 vs pace",
+    "full scan, stored CBZ per chapter", "full scan, CBZ vs listing", "rescan of the CBZ copy, nothing changed",
+    "/lib/ image from a stored CBZ, 16 clients",
+    "/komga/ books?unpaged, 1,000 chapters", "/komga/ page image, 16 clients", "/komga/ page, Basic on every request",
     "peer transfer, 200-page chapter, pacing 0",
 ]
 
 TARGETS = ("≥ 0.6× raw", "≤ 2× raw", "≤ 1.5 s", "≤ 60 B/page", "≤ 50 ms", "p99 ≤ 25 ms", "p50 ≤ 30 ms", "≥ 0.8× nginx",
+           "≥ 0.5× folders", "none opened", "≥ 0.7× folder", "≥ 0.9× /lib/", "≤ 1.2× cookie",
            "≥ 0.2× /lib/")
 
 

@@ -8,7 +8,7 @@ from django.conf import settings
 
 from ..errors import InvalidInput
 
-BUILT_IN = ("scraper.sources.folder", "scraper.sources.peer")
+BUILT_IN = ("scraper.sources.folder", "scraper.sources.mangadex", "scraper.sources.peer")
 _sources = {}
 
 

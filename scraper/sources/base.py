@@ -30,6 +30,12 @@ class SeriesInfo:
     status: str | None = None        # ongoing | completed | hiatus | cancelled
     language: str | None = None
     url: str | None = None
+    alt_titles: tuple = ()
+    tags: tuple = ()
+    links: dict = field(default_factory=dict)   # {site name: url}
+    content_rating: str | None = None
+    year: int | None = None
+    languages: tuple = ()                       # languages the chapters are available in
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,7 @@ class ChapterInfo:
     language: str = ""
     published: str | None = None     # ISO date
     url: str | None = None
+    skip: str = ""                   # why it cannot be downloaded (external only, unavailable): never queued
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,7 @@ class PageInfo:
     url: str
     headers: dict = field(default_factory=dict)
     expected_type: str | None = None  # a hint only: the stored type comes from the bytes
+    expires: int | None = None        # ms since the epoch: after this the daemon asks pages() again
     name: str | None = None           # the file name to keep (a peer's); else 001.jpg… from the bytes
     size: int | None = None           # announced size and SHA-256: a page that differs is rejected
     sha256: str | None = None
@@ -72,8 +80,8 @@ class Source:
         """-> list[SeriesInfo]"""
         raise NotImplementedError
 
-    def series(self, http, series_id):
-        """-> SeriesInfo"""
+    def series(self, http, series_id, lang=None):
+        """-> SeriesInfo; `lang` is the subscription's language, for the title when there is a choice."""
         raise NotImplementedError
 
     def chapters(self, http, series_id, lang):
@@ -93,8 +101,12 @@ class Source:
         return info.title
 
     def folder(self, chapter):
-        """The chapter's folder name (a path under the manga folder), before any collision suffix."""
+        """The chapter's folder name, before any collision suffix."""
         return names.chapter_folder(chapter.number, chapter.title, chapter.group or self.name)
+
+    def book(self, chapter):
+        """The book folder the chapter goes in (`Vol. 2`), or None for the manga folder itself."""
+        return names.book_folder(chapter.volume)
 
     def chapter_meta(self, chapter, meta):
         """The chapter.json to publish, from the one the daemon made."""
@@ -103,6 +115,19 @@ class Source:
     def manga_meta(self, entry, meta):
         """The manga.json of a new manga, from the one the daemon made."""
         return meta
+
+    def bucket(self, url):
+        """-> (name, seconds) for an endpoint with its own, slower limit than `pace`, or None."""
+        return None
+
+    def thumbnail(self, cover_url):
+        """-> the URL of a small version of one of this source's covers (for search results), or
+        None when `cover_url` is not one of its covers: the daemon fetches nothing else for it."""
+        return None
+
+    def page_fetched(self, http, page, attempts, ok):
+        """After the daemon fetched a page: `attempts` as recorded by the client (url, status, bytes,
+        ms, cached), `ok` whether the page was stored. For sources that ask for reports."""
 
     def describe(self):
         return {"key": self.key, "name": self.name, "pace": self.pace, "transport": self.transport,

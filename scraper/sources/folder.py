@@ -78,7 +78,7 @@ class FolderSource(Source):
                               for sub, k in reader.list_dir(str(path)) if k == "dir" and query in sub.lower()]
         return found[:100]
 
-    def series(self, reader, series_id):
+    def series(self, reader, series_id, lang=None):
         path = Path(self.check_id(reader, series_id))
         return SeriesInfo(id=str(path), title=path.name, url=str(path))
 

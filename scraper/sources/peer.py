@@ -110,7 +110,7 @@ class PeerSource(Source):
                 return peer, m
         raise NotFound(f"{peer} shares no manga named {name!r}")
 
-    def series(self, http, series_id):
+    def series(self, http, series_id, lang=None):
         _peer, m = self._manga(http, series_id, fresh=True)
         meta = m.get("meta") or {}
         return SeriesInfo(id=series_id, title=m["name"], authors=tuple(meta.get("authors") or ()),
@@ -161,7 +161,11 @@ class PeerSource(Source):
         return found
 
     def folder(self, chapter):
-        return _safe_path(chapter.id.split("/", 2)[2])
+        return _safe_path(chapter.id.split("/", 2)[2]).split("/")[-1]
+
+    def book(self, chapter):
+        parts = _safe_path(chapter.id.split("/", 2)[2]).split("/")
+        return parts[0] if len(parts) == 2 else None
 
     def chapter_meta(self, chapter, meta):
         """The peer's chapter.json, with where it came from (its own `source` kept)."""
@@ -170,7 +174,10 @@ class PeerSource(Source):
         return {**peer_meta, "fetchedBy": self.key, "fetchedId": chapter.id, "fetched": meta.get("fetched")}
 
     def manga_meta(self, entry, meta):
-        _id, m, _version = self._last
+        """The peer's manga.json (from the catalog just read), with this source added."""
+        peer, _, name = entry["id"].partition("/")
+        cached = self._catalogs.get(peer)
+        m = next((x for x in (cached[1]["manga"] if cached else []) if x.get("name") == name), {})
         peer_meta = m.get("meta") if isinstance(m.get("meta"), dict) else {}
         return {**peer_meta, "sources": meta["sources"]}
 

@@ -102,35 +102,74 @@
     timer = setTimeout(() => guarded(renderQueue), 2000);
   }
 
-  // Series: subscriptions with auto-update on/off and "update now".
+  // Series: subscriptions with language, auto-update, checks and errors; "update now" and remove.
 
   async function renderSeries() {
     const { series } = await call("series");
-    show(table(["Manga", "Source", "Series id", "Language", "Auto-update", "Last check", ""], series.map((s) => h("tr", null,
-      h("td", null, s.manga), h("td", null, s.source), h("td", { className: "sc-wrap" }, s.id), h("td", null, s.lang || ""),
-      h("td", null, h("label", { className: "sc-check" }, h("input", {
-        type: "checkbox", checked: s.auto,
-        onchange: (e) => act(`series/${s.key}`, { auto: e.target.checked }, e.target.checked ? "Auto-update on" : "Auto-update off"),
-      }), s.auto ? "on" : "off")),
-      h("td", null, when(s.lastCheck)),
-      h("td", null, h("button", { type: "button", onclick: () => act("jobs", { kind: "update", source: s.source, series: s.id }, "Update queued") }, "Update now"))))));
+    show(table(["Manga", "Source", "Language", "Auto-update", "Last check", "Next check", "Error", ""], series.map((s) => {
+      const lang = h("input", { type: "text", value: s.lang || "", size: 6, maxLength: 16, "aria-label": `Language of ${s.manga}` });
+      const saveLang = h("button", { type: "button", onclick: () => act(`series/${s.key}`, { lang: lang.value.trim() }, "Language saved") }, "Save");
+      const remove = h("button", {
+        type: "button", className: "danger",
+        onclick: () => { if (confirm(`Stop following ${s.manga}? Its chapters stay in the library.`)) act(`series/${s.key}/remove`, {}, "Removed from the scraper"); },
+      }, "Remove");
+      return h("tr", { "data-series": s.key },
+        h("td", null, s.manga), h("td", null, s.source, h("div", { className: "muted sc-wrap" }, s.id)),
+        h("td", null, s.source === "folder" ? "" : h("div", { className: "sc-row sc-lang" }, lang, saveLang)),
+        h("td", null, h("label", { className: "sc-check" }, h("input", {
+          type: "checkbox", checked: s.auto,
+          onchange: (e) => act(`series/${s.key}`, { auto: e.target.checked }, e.target.checked ? "Auto-update on" : "Auto-update off"),
+        }), s.auto ? "on" : "off")),
+        h("td", null, when(s.lastCheck)), h("td", null, s.auto ? when(s.nextCheck) : "—"),
+        h("td", { className: "sc-wrap error" }, s.error || ""),
+        h("td", { className: "sc-actions" },
+          h("button", { type: "button", onclick: () => act("jobs", { kind: "update", source: s.source, series: s.id }, "Update queued") }, "Update now"),
+          remove));
+    })));
   }
 
-  // Sources & search: search a source and add a series; the folder source takes a path.
+  // Sources & search: search a source and add a series (language, auto-update); the folder source takes a path.
+
+  function coverCell(source, result) {
+    const cell = h("td", { className: "sc-cover" });
+    if (result.cover_url) {
+      // The daemon fetches the thumbnail (one request at a time): the page loads images only from the reader.
+      coverQueue = coverQueue.then(() => call(`cover?source=${encodeURIComponent(source)}&url=${encodeURIComponent(result.cover_url)}`)
+        .then((data) => cell.replaceChildren(h("img", { src: data.image, alt: "", width: 64 })), () => {}));
+    }
+    return cell;
+  }
+
+  let coverQueue = Promise.resolve();
+
+  function resultRow(source, r) {
+    const langs = r.languages && r.languages.length ? r.languages : [];
+    const lang = langs.length
+      ? h("select", { "aria-label": `Language for ${r.title}` }, langs.map((l) => h("option", { value: l, selected: l === "en" }, l)))
+      : null;
+    const auto = h("input", { type: "checkbox", checked: true, "aria-label": `Auto-update ${r.title}` });
+    const add = () => act("series", { source, id: r.id, ...(lang ? { lang: lang.value } : {}), auto: auto.checked }, `Adding ${r.title}`, false);
+    return h("tr", { "data-id": r.id },
+      coverCell(source, r),
+      h("td", null, h("strong", null, r.title), h("div", { className: "muted sc-wrap" }, r.id)),
+      h("td", null, r.year ? String(r.year) : ""), h("td", null, r.status || ""),
+      h("td", null, langs.join(", ")),
+      h("td", { className: "sc-actions" }, lang, h("label", { className: "sc-check" }, auto, "auto"),
+        h("button", { type: "button", className: "primary", onclick: add }, "Add")));
+  }
 
   async function renderSources() {
     const { sources } = await call("sources");
-    const select = h("select", { name: "source", "aria-label": "Source" }, sources.map((s) => h("option", { value: s.key }, s.name)));
+    const select = h("select", { name: "source", "aria-label": "Source" }, sources.map((s) => h("option", { value: s.key, selected: s.key === "mangadex" }, s.name)));
     const query = h("input", { type: "search", name: "q", placeholder: "Title", "aria-label": "Search" });
     const results = h("div", { className: "sc-results" });
     const search = async (event) => {
       event.preventDefault();
       results.replaceChildren(h("p", { className: "muted" }, "Searching…"));
       await guarded(async () => {
-        const data = await call(`search?source=${encodeURIComponent(select.value)}&q=${encodeURIComponent(query.value)}`);
-        results.replaceChildren(table(["Title", "Id", ""], data.results.map((r) => h("tr", null,
-          h("td", null, r.title), h("td", { className: "sc-wrap muted" }, r.id),
-          h("td", null, h("button", { type: "button", onclick: () => act("series", { source: select.value, id: r.id }, `Adding ${r.title}`, false) }, "Add"))))));
+        const source = select.value;
+        const data = await call(`search?source=${encodeURIComponent(source)}&q=${encodeURIComponent(query.value)}`);
+        results.replaceChildren(table(["Cover", "Title", "Year", "Status", "Languages", ""], data.results.map((r) => resultRow(source, r))));
       });
     };
     const path = h("input", { type: "text", name: "path", placeholder: "/srv/import/Some Manga", "aria-label": "Folder path" });

@@ -19,7 +19,8 @@ from library.names import (
 
 
 @pytest.mark.parametrize("digits, key", [
-    ("1", "1"), ("01", "1"), ("0012.50", "12.5"), ("0000", "0"), ("2.0", "2"), ("2.05", "2.05"),
+    ("1", "1"), ("01", "1"), ("0012.50", "12.50"), ("0003.10", "3.10"), ("0012.5", "12.5"), ("0000", "0"),
+    ("2.0", "2.0"), ("2.", "2"), ("2.05", "2.05"),
     ("0.5", "0.5"), ("100", "100"),
 ])
 def test_it_normalises_numbers(digits, key):
@@ -61,7 +62,7 @@ def test_it_parses_book_names(name, expected):
     ("c0002 Roots [MangaDex]", False, ChapterName("2", "Roots", "MangaDex")),
     ("c0002 Roots [Official]", True, ChapterName("2", "Roots", "Official")),
     ("c0002.5 Interlude", False, ChapterName("2.5", "Interlude", None)),
-    ("c0012.50", False, ChapterName("12.5", None, None)),
+    ("c0012.50", False, ChapterName("12.50", None, None)),
     ("ch 2", False, ChapterName("2", None, None)),
     ("ch.2", False, ChapterName("2", None, None)),
     ("Ch.2 - The Gate", False, ChapterName("2", "The Gate", None)),
@@ -101,6 +102,14 @@ def test_it_parses_volume_and_chapter_in_one_name(name, expected):
 def test_it_sorts_keys_numerically_with_extras_last():
     keys = ["x2", "10", "2.5", "x1", "0", "2", "1"]
     assert sorted(keys, key=key_order) == ["0", "1", "2", "2.5", "10", "x1", "x2"]
+
+
+def test_order_reads_sub_chapter_runs_and_quarter_chapters():
+    run = ["3.11", "3.1", "3.10", "3.9", "3.2", "4", "3"]
+    assert sorted(run, key=key_order) == ["3", "3.1", "3.2", "3.9", "3.10", "3.11", "4"]
+    quarters = ["12.75", "12.5", "13", "12.25", "12"]
+    assert sorted(quarters, key=key_order) == ["12", "12.25", "12.5", "12.75", "13"]
+    assert sorted(["2.05", "2.5", "2", "2.0"], key=key_order) == ["2", "2.0", "2.05", "2.5"]
 
 
 def test_it_sorts_names_naturally_with_plain_ties():

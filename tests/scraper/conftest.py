@@ -95,3 +95,27 @@ def reader_daemon(data_dir, library_dir, site, scraper_port):
     proc = ScraperProcess(data_dir, library_dir, site.url, TOKEN, port=scraper_port).start()
     yield proc
     proc.stop()
+
+
+@pytest.fixture
+def dex(monkeypatch):
+    """The fake MangaDex with the standard corpus; the mangadex module pointed at it, with the
+    pacing scaled down (tests that measure pacing put the real values back)."""
+    from bench.fakedex import FakeDex, standard
+    from scraper.sources import mangadex
+
+    site = FakeDex().start()
+    site.ids = standard(site)
+    monkeypatch.setattr(mangadex.SOURCE, "pace", 0.0)
+    monkeypatch.setattr(mangadex, "AT_HOME_SECONDS", 0.0)
+    mangadex.SOURCE.configure(site.url)
+    yield site
+    mangadex.SOURCE.configure()
+    site.stop()
+
+
+@pytest.fixture
+def dexd(tmp_path, dex, library, imports):
+    d = make_daemon(tmp_path, library, imports)
+    yield d
+    d.close()

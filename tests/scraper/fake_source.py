@@ -26,7 +26,7 @@ class FakeSource(Source):
     def search(self, http, query):
         return [SeriesInfo(id=r["id"], title=r["title"]) for r in http.get_json(f"{self.base}/search?q={quote(query)}")]
 
-    def series(self, http, series_id):
+    def series(self, http, series_id, lang=None):
         data = http.get_json(f"{self.base}/series/{quote(series_id)}")
         return SeriesInfo(id=data["id"], title=data["title"], authors=tuple(data["authors"]))
 
