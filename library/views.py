@@ -3,7 +3,7 @@ from django.http import JsonResponse
 
 from mangacircus.http import api, field
 
-from . import files, index, service, thumbs
+from . import files, guard, index, service, thumbs
 
 RESCAN_WAIT = 600  # seconds an admin's "scan now" waits for its report
 
@@ -26,6 +26,8 @@ def page_image(request, rel=None):
     refusal = _refusal(request)
     if refusal:
         return refusal
+    if not guard.allowed(request.account, (rel or "").split("/", 1)[0]):
+        return _not_found()  # a manga this user may not see is as missing as one that is not there
     real = files.library_page(rel or "")
     response = files.image_response(request, real) if real else None
     return response or _not_found()
@@ -37,7 +39,7 @@ def cover_thumbnail(request, name=None):
     if refusal:
         return refusal
     manga = index.current().get(name)
-    path = thumbs.make(manga) if manga else None
+    path = thumbs.make(manga) if manga and guard.allowed(request.account, manga.name) else None
     response = files.image_response(request, str(path), proxy=False) if path else None
     return response or _not_found()
 

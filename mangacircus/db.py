@@ -21,6 +21,7 @@ OWNERS = {
     "notes": "reader.notes",
     "votes": "reader.votes",
     "known": "reader.announce",
+    "restrictions": "reader.access",
 }
 
 _db = None  # the open JsonFile

@@ -41,7 +41,7 @@ def library(request):
 
 @api()
 def manga(request):
-    found = lookup.manga_or_404(_required_query(request, "m"))
+    found = lookup.manga_or_404(_required_query(request, "m"), user=request.account["name"])
     return manga_detail.detail(request.account["name"], found)
 
 
@@ -56,7 +56,7 @@ def _required_query(request, name):
 def mark_read(request):
     """Mark a chapter read without opening it (in its top-ranked version)."""
     user = request.account["name"]
-    found, chapter = lookup.chapter_fields(request.data)
+    found, chapter = lookup.chapter_fields(request.data, user=user)
     top = votes.ranked_versions(found.name, chapter, user)[0]
     progress.mark_done(user, found.name, chapter.id, top["name"], top["pages"])
     return manga_detail.chapter_state(user, found, chapter)
@@ -66,26 +66,26 @@ def mark_read(request):
 def unread(request):
     """Mark a chapter unread: forget its progress."""
     user = request.account["name"]
-    found, chapter = lookup.chapter_fields(request.data)
+    found, chapter = lookup.chapter_fields(request.data, user=user)
     progress.forget(user, found.name, chapter.id)
     return manga_detail.chapter_state(user, found, chapter)
 
 
 @api(methods=("POST",))
 def vote(request):
-    found, chapter = lookup.chapter_fields(request.data)
+    user = request.account["name"]
+    found, chapter = lookup.chapter_fields(request.data, user=user)
     version = lookup.version_or_404(chapter, text_field(request.data, "v", max_length=1000))
     value = field(request.data, "value", int)
     if value not in (1, 0, -1):
         raise Invalid("value must be 1, -1 or 0")
-    user = request.account["name"]
     votes.vote(user, found.name, chapter.id, version.name, value)
     return {"versions": manga_detail.versions_of(user, found, chapter)}
 
 
 @api(methods=("POST",))
 def follow(request):
-    found = lookup.manga_field(request.data)
+    found = lookup.manga_field(request.data, user=request.account["name"])
     on = field(request.data, "on", bool)
     return {"m": found.name, "following": social.follow(request.account["name"], found.name, on)}
 

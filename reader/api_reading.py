@@ -15,7 +15,7 @@ def pulse(request):
     user = request.account["name"]
     if not prefs.get_settings(user).get("readingClock"):
         raise Forbidden("the reading clock is off; turn it on in Settings → Reading clock")
-    manga, chapter = lookup.chapter_fields(request.data)
+    manga, chapter = lookup.chapter_fields(request.data, user=user)
     version = lookup.version_or_404(chapter, text_field(request.data, "v"))
     checked = reading.check_pulse(request.data, version.page_count)
     return reading.pulse(user, manga.name, chapter.id, version, checked)
@@ -48,5 +48,5 @@ def delete_history(request, data):
     name = text_field(data, "m")
     # A manga that left the library may still have history; otherwise it must exist.
     if not reading.has_history(user, name):
-        lookup.manga_or_404(name)
+        lookup.manga_or_404(name, user=user)
     return {"deleted": name, "chapters": reading.delete_manga(user, name)}

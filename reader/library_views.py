@@ -43,7 +43,7 @@ def home(request):
 
 @page()
 def manga(request, name):
-    found = lookup.manga_or_404(name)
+    found = lookup.manga_or_404(name, user=request.account["name"])
     detail = manga_detail.detail(request.account["name"], found)
     meta = detail["meta"]
     return render(request, "reader/manga.html", {

@@ -1,7 +1,7 @@
 """The library as one user sees it: filtered, sorted cards with read counts, and the
 continue-reading row. Built from the cached summaries plus the user's own progress and follows.
 """
-from . import lookup, notes, progress, social, summaries
+from . import access, lookup, notes, progress, social, summaries
 
 SORTS = {
     "title": "Title",
@@ -44,13 +44,13 @@ def _target(manga, chapter, action, version):
             "url": lookup.read_url(manga.name, chapter, version), "version": version}
 
 
-def _user_state(user, index):
-    """{manga: (read count, last read ms)} for the manga the user has progress in."""
+def _user_state(user, index, sees):
+    """{manga: (read count, last read ms)} for the manga the user has progress in (and may see)."""
     by_name = summaries.by_name(index)
     state = {}
     for name, entries in progress.all_progress(user).items():
         summary = by_name.get(name)
-        if summary is None:
+        if summary is None or not sees(name):
             continue
         current = [e for cid, e in entries.items() if cid in summary.chapter_set]
         if current:
@@ -70,8 +70,11 @@ def library(user, q="", sort="title", offset=0, limit=None):
     [offset:offset+limit] in the chosen sort, titles breaking ties.
     """
     index = lookup.current()
+    sees = access.visible(user)
     ordered = summaries.ordered(index)
-    state = _user_state(user, index)
+    if access.restricted(user):
+        ordered = [s for s in ordered if sees(s.name)]
+    state = _user_state(user, index, sees)
     following = social.follows(user)
     terms = q.casefold().split()
     rows = [(pos, s) for pos, s in enumerate(ordered) if not terms or _matches(s, terms)]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import admin_views, api_library, api_reading, api_settings, library_views, settings_clock, settings_views
+from . import access_views, admin_views, api_library, api_reading, api_settings, library_views, settings_clock, settings_views
 
 urlpatterns = [
     # Library & manga pages
@@ -13,6 +13,7 @@ urlpatterns = [
     path("settings/user/notifications/", settings_views.notifications, name="mc-settings-notifications"),
     path("settings/user/clock/", settings_clock.clock, name="mc-settings-clock"),
     path("settings/admin/library/", admin_views.library, name="mc-settings-library"),
+    path("settings/admin/users/<str:name>/access/", access_views.user_access, name="mc-settings-user-access"),
     # /api/: the user and their settings
     path("api/me", api_settings.me),
     path("api/settings", api_settings.update_settings),
@@ -31,4 +32,5 @@ urlpatterns = [
     path("api/reading/delete", api_reading.delete),
     # /api/admin: the overview
     path("api/admin", admin_views.admin_overview),
+    path("api/admin/user/access", access_views.user_access_api),
 ]

@@ -9,6 +9,12 @@ The URLconf is walked with django.urls.get_resolver(), so a new route without a 
 for a route that is gone, fails test_it_has_a_row_for_every_route. To add a route, add its row.
 POSTs to HTML pages are left out: they carry a CSRF token, and their auth check is the same
 decorator as their GET.
+
+A fifth persona, "restricted", is a plain user whom the admin limited to Long Scroll
+(reader/access.py). Every row runs for them too: they get the "other" column's status, except the
+rows in RESTRICTED, where Moon Garden is hidden from them and answers exactly as a missing manga
+does. Every row that names Moon Garden must be in RESTRICTED, so a new route about a manga cannot
+forget the restriction unnoticed.
 """
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -78,6 +84,10 @@ MATRIX = [
     ("api/admin/user",                        "POST", "/api/admin/user",                    {"name": "made", "password": PASSWORD}, 401, 403, 403, 200),
     ("api/admin/user/role",                   "POST", "/api/admin/user/role",               {"name": "nobody", "admin": True}, 401, 403, 403, 404),
     ("api/admin/user/delete",                 "POST", "/api/admin/user/delete",             {"name": "nobody"}, 401, 403, 403, 404),
+    ("api/admin/user/access",                 "POST", "/api/admin/user/access",             {"name": "other", "only": None, "excludeTags": []}, 401, 403, 403, 200),
+    ("api/admin/user/access",                 "POST", "/api/admin/user/access",             {"name": "nobody", "only": None}, 401, 403, 403, 404),
+    ("settings/admin/users/<str:name>/access/", "GET", "/settings/admin/users/other/access/", None,           302, 403, 403, 200),
+    ("settings/admin/users/<str:name>/access/", "GET", "/settings/admin/users/nobody/access/", None,          302, 403, 403, 404),
     # reader/read_urls.py: the reader page and its data
     ("read/<str:manga>/<str:book>/<str:chapter>/", "GET", f"/read/{MOON}/1/2/",              None,             302, 200, 200, 200),
     ("read/<str:manga>/<str:book>/<str:chapter>/", "GET", "/read/Invented/1/1/",             None,             302, 404, 404, 404),
@@ -101,6 +111,26 @@ MATRIX = [
     ("api/admin/scraper/<path:path>",         "GET",  "/api/admin/scraper/no.such/route",    None,             401, 403, 403, 404),
 ]
 PERSONAS = ("anonymous", "user", "other", "admin")
+# (method, path) → the status for the restricted persona, where it differs from "other"'s.
+RESTRICTED = {
+    ("GET", f"/manga/{MOON}/"): 404,
+    ("GET", f"/api/manga?m={MOON}"): 404,
+    ("POST", "/api/read"): 404,
+    ("POST", "/api/unread"): 404,
+    ("POST", "/api/vote"): 404,
+    ("POST", "/api/follow"): 404,
+    ("POST", "/api/reading/delete"): 404,
+    ("GET", f"/read/{MOON}/1/2/"): 404,
+    ("GET", f"/api/chapter?m={MOON}&c=1/2"): 404,
+    ("POST", "/api/progress"): 404,
+    ("GET", f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png"): 404,
+    ("GET", f"/thumb/{MOON}"): 404,
+}
+ALWAYS_AS_OTHER = {  # rows naming Moon Garden whose answer does not depend on seeing it
+    ("POST", "/api/reading/pulse"),  # the reading clock is off: 403 before any lookup
+    ("GET", f"/lib/{MOON}/manga.json"),  # not an image: 404 either way
+    ("GET", f"/api/chapter?m={MOON}&c=9/9"),  # no such chapter: 404 either way
+}
 FRESH_SESSION = {"/api/logout"}  # rows that end the session they use run on a session of their own
 
 
@@ -136,8 +166,11 @@ def personas(server, admin):
         assert admin.post("/api/admin/user", {"name": name, "password": PASSWORD})[0] == 200
     wait_for_library(admin, 2)
     add_notes(server, "user", [NOTE])
+    assert admin.post("/api/admin/user", {"name": "restricted", "password": PASSWORD})[0] == 200
+    assert admin.post("/api/admin/user/access", {"name": "restricted", "only": ["Long Scroll"]})[0] == 200
     return {"anonymous": lambda: server.client(), "admin": lambda: server.client().login("admin"),
-            "user": lambda: server.client().login("user"), "other": lambda: server.client().login("other")}
+            "user": lambda: server.client().login("user"), "other": lambda: server.client().login("other"),
+            "restricted": lambda: server.client().login("restricted")}
 
 
 def test_it_answers_every_route_with_the_expected_status_for_each_persona(server, personas):
@@ -149,4 +182,27 @@ def test_it_answers_every_route_with_the_expected_status_for_each_persona(server
             got = client.request(method, path, body=body)[0]
             if got != status:
                 wrong.append(f"{method} {path} as {persona}: {got}, expected {status}")
+    assert wrong == []
+
+
+def _restricted_status(method, path, body, other):
+    if (method, path) in RESTRICTED and "Moon" in (path + str(body)):
+        return RESTRICTED[(method, path)]
+    return other
+
+
+def test_every_row_naming_a_manga_says_what_the_restricted_user_gets():
+    naming = {(method, path) for _, method, path, body, *_ in MATRIX if "Moon" in path + str(body)}
+    assert sorted(naming - set(RESTRICTED) - ALWAYS_AS_OTHER) == []
+
+
+def test_it_answers_every_route_for_a_restricted_user_as_if_the_hidden_manga_did_not_exist(server, personas):
+    kept = personas["restricted"]()
+    wrong = []
+    for pattern, method, path, body, _anon, _user, other, _admin in MATRIX:
+        client = personas["restricted"]() if path in FRESH_SESSION else kept
+        expected = _restricted_status(method, path, body, other)
+        got = client.request(method, path, body=body)[0]
+        if got != expected:
+            wrong.append(f"{method} {path} {body}: {got}, expected {expected}")
     assert wrong == []
