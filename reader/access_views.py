@@ -47,7 +47,8 @@ def user_access(request, name):
         tags = request.POST.getlist("tag") + [t for t in request.POST.get("more_tags", "").split(",") if t.strip()]
         stored = save(request.account["name"], name, only, tags)
         limited = stored["only"] is not None or stored["excludeTags"]
-        messages.success(request, f"Saved: {name} {'now sees only what the restrictions allow' if limited else 'sees the whole library'}.")
+        scope = "now sees only what the restrictions allow" if limited else "sees the whole library"
+        messages.success(request, f"Saved: {name} {scope}.")
         return HttpResponseRedirect(reverse("mc-settings-user-access", args=[name]))
     index = lookup.current()
     current = access.restrictions(name)

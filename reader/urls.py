@@ -1,6 +1,15 @@
 from django.urls import path
 
-from . import access_views, admin_views, api_library, api_reading, api_settings, library_views, settings_clock, settings_views
+from . import (
+    access_views,
+    admin_views,
+    api_library,
+    api_reading,
+    api_settings,
+    library_views,
+    settings_clock,
+    settings_views,
+)
 
 urlpatterns = [
     # Library & manga pages
