@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from mangacircus.pages import page
 
-from . import lookup, manga_detail, notes, shelf
+from . import filters, lookup, manga_detail, notes, shelf
 
 PAGE_SIZE = 120
 
@@ -47,10 +47,19 @@ def manga(request, name):
     detail = manga_detail.detail(request.account["name"], found)
     meta = detail["meta"]
     return render(request, "reader/manga.html", {
-        "m": detail, "meta": meta,
+        "m": detail, "meta": meta, "filter_links": _filter_links(meta),
         "has_facts": any(meta[k] for k in ("authors", "artists", "status", "year")),
         "page_data": {"m": found.name, "following": detail["following"]},
     })
+
+
+def _filter_links(meta):
+    """The library filtered by each author, artist, tag and the status: [(text, "?q=…")] per field."""
+    def links(kind, values):
+        return [(v, filters.library_query(filters.term(kind, v))) for v in values]
+    return {"authors": links("author", meta["authors"]), "artists": links("author", meta["artists"]),
+            "tags": links("tag", meta["tags"]),
+            "status": filters.library_query(filters.term("status", meta["status"])) if meta["status"] else None}
 
 
 @page()

@@ -1,7 +1,7 @@
 """The library as one user sees it: filtered, sorted cards with read counts, and the
 continue-reading row. Built from the cached summaries plus the user's own progress and follows.
 """
-from . import access, lookup, notes, progress, social, summaries
+from . import access, filters, lookup, notes, progress, social, summaries
 
 SORTS = {
     "title": "Title",
@@ -10,6 +10,7 @@ SORTS = {
     "unread": "Unread chapters",
 }
 CONTINUE_ROW = 12
+RECENT_ROW = 12
 
 
 def continue_target(manga, entries):
@@ -59,15 +60,17 @@ def _user_state(user, index, sees):
 
 
 def _matches(summary, terms):
-    return all(term in summary.search for term in terms)
+    return all(term.matches(summary) for term in terms)
 
 
 def library(user, q="", sort="title", offset=0, limit=None):
-    """The user's library: {total, count, offset, manga: [card], continue: [item], unread}.
+    """The user's library: {total, count, offset, manga: [card], continue: [item], recent: [item],
+    filters: [chip], facets: {tags, statuses}, unread}.
 
-    `total` counts the manga matching `q` (every word must appear in the title, folder name, alt
-    titles, authors or artists); `count` is the whole library; `manga` is the slice
-    [offset:offset+limit] in the chosen sort, titles breaking ties.
+    `total` counts the manga matching `q` (reader/filters.py: plain words, tag:, author:, status:);
+    `count` is the whole library the user may see; `manga` is the slice [offset:offset+limit] in
+    the chosen sort, titles breaking ties. The continue-reading and recently-added rows come only
+    with the first page of an unfiltered library.
     """
     index = lookup.current()
     sees = access.visible(user)
@@ -76,7 +79,7 @@ def library(user, q="", sort="title", offset=0, limit=None):
         ordered = [s for s in ordered if sees(s.name)]
     state = _user_state(user, index, sees)
     following = social.follows(user)
-    terms = q.casefold().split()
+    terms = filters.parse(q)
     rows = [(pos, s) for pos, s in enumerate(ordered) if not terms or _matches(s, terms)]
 
     def unread(s):
@@ -90,11 +93,21 @@ def library(user, q="", sort="title", offset=0, limit=None):
         rows.sort(key=lambda r: (-unread(r[1]), r[0]))
     end = None if limit is None else offset + limit
     cards = [_card(s, state.get(s.name), s.name in following) for _, s in rows[offset:end]]
+    first = not terms and offset == 0
     return {
         "total": len(rows), "count": len(ordered), "offset": offset, "manga": cards,
-        "continue": continue_row(user, index, state) if not terms and offset == 0 else [],
+        "continue": continue_row(user, index, state) if first else [],
+        "recent": recent_row(ordered) if first else [],
+        "filters": filters.chips(terms, sort), "facets": filters.facets((s for _, s in rows), terms, sort),
         "unread": notes.unread_count(user),
     }
+
+
+def recent_row(ordered):
+    """The manga added last, newest first (the library page's "Recently added" row)."""
+    newest = sorted(ordered, key=lambda s: (-s.added, s.title.casefold()))[:RECENT_ROW]
+    return [{"name": s.name, "title": s.title, "url": s.url, "cover": s.cover, "added": s.added,
+             "chapters": len(s.chapter_ids)} for s in newest]
 
 
 def _card(summary, state, following):
