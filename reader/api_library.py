@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from mangacircus.errors import Invalid, NotFound
 from mangacircus.http import api, field, text_field
 
-from . import lookup, manga_detail, notes, progress, shelf, social, votes
+from . import history, lookup, manga_detail, notes, progress, shelf, social, votes
 
 
 def query_int(request, name, default, minimum=0, maximum=1_000_000):
@@ -37,6 +37,13 @@ def library(request):
                          limit=query_int(request, "limit", None))
     # The whole list of a large library is ~0.5 MB of JSON: orjson writes it 5x faster.
     return HttpResponse(orjson.dumps(data), content_type="application/json")
+
+
+@api()
+def recently_read(request):
+    """GET /api/history?offset=&limit=: the user's reading positions, newest first."""
+    return history.entries(request.account["name"], offset=query_int(request, "offset", 0),
+                           limit=query_int(request, "limit", history.PAGE_SIZE, minimum=1, maximum=500))
 
 
 @api()

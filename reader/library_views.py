@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from mangacircus.pages import page
 
-from . import filters, lookup, manga_detail, notes, shelf
+from . import filters, history, lookup, manga_detail, notes, shelf
 
 PAGE_SIZE = 120
 
@@ -75,3 +75,16 @@ def notifications(request):
     for note in items:
         note["url"] = lookup.note_url(index, note)
     return render(request, "reader/notifications.html", {"notes": items})
+
+
+@page()
+def recently_read(request):
+    """Recently read: where the user stopped in each chapter, newest first, a page at a time."""
+    number = _page_number(request)
+    data = history.entries(request.account["name"], offset=(number - 1) * history.PAGE_SIZE)
+    more = number * history.PAGE_SIZE < data["total"]
+    return render(request, "reader/history.html", {
+        **data, "page_number": number,
+        "next_query": urlencode({"page": number + 1}) if more else None,
+        "prev_query": urlencode({"page": number - 1}) if number > 1 else None,
+    })

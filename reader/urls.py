@@ -16,6 +16,7 @@ urlpatterns = [
     path("", library_views.home, name="mc-home"),
     path("manga/<str:name>/", library_views.manga, name="mc-manga"),
     path("notifications/", library_views.notifications, name="mc-notifications"),
+    path("history/", library_views.recently_read, name="mc-history"),
     # /settings/: the User and Admin workspaces (the sections are registered in reader/apps.py)
     path("settings/", settings_views.settings_home, name="mc-settings"),
     path("settings/user/reading/", settings_views.reading, name="mc-settings-reading"),
@@ -29,6 +30,7 @@ urlpatterns = [
     # /api/: library, manga, read state, votes, follows, notifications
     path("api/library", api_library.library),
     path("api/manga", api_library.manga),
+    path("api/history", api_library.recently_read),
     path("api/read", api_library.mark_read),
     path("api/unread", api_library.unread),
     path("api/vote", api_library.vote),
