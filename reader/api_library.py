@@ -70,6 +70,18 @@ def mark_read(request):
 
 
 @api(methods=("POST",))
+def mark_many(request):
+    """{m, read: bool, before?: chapter id}: every chapter of the manga, or every one before `before`."""
+    user = request.account["name"]
+    found = lookup.manga_field(request.data, user=user)
+    read = field(request.data, "read", bool)
+    before = None
+    if request.data.get("before") is not None:
+        before = lookup.chapter_or_404(found, text_field(request.data, "before", max_length=100))
+    return manga_detail.mark_many(user, found, read, before)
+
+
+@api(methods=("POST",))
 def unread(request):
     """Mark a chapter unread: forget its progress."""
     user = request.account["name"]

@@ -33,6 +33,7 @@ urlpatterns = [
     path("api/history", api_library.recently_read),
     path("api/read", api_library.mark_read),
     path("api/unread", api_library.unread),
+    path("api/read/many", api_library.mark_many),
     path("api/vote", api_library.vote),
     path("api/follow", api_library.follow),
     path("api/notifications", api_library.notifications),
