@@ -1,9 +1,10 @@
-"""Library routes: page images (/lib/…), cover thumbnails (/thumb/…) and the admin's "scan now"."""
+"""Library routes: page images (/lib/…), their thumbnails (/lib-thumb/…), cover thumbnails (/thumb/…)
+and the admin's "scan now"."""
 from django.http import JsonResponse
 
 from mangacircus.http import api, field
 
-from . import files, guard, index, service, thumbs
+from . import files, guard, index, page_thumbs, service, thumbs
 
 RESCAN_WAIT = 600  # seconds an admin's "scan now" waits for its report
 
@@ -30,6 +31,20 @@ def page_image(request, rel=None):
         return _not_found()  # a manga this user may not see is as missing as one that is not there
     real = files.library_page(rel or "")
     response = files.image_response(request, real) if real else None
+    return response or _not_found()
+
+
+def page_thumbnail(request, rel=None):
+    """GET /lib-thumb/<path>: a small WebP of the page /lib/<path>, made on the first request;
+    the same checks as /lib/ (session, the user's restrictions, the path) before any file is touched."""
+    refusal = _refusal(request)
+    if refusal:
+        return refusal
+    if not guard.allowed(request.account, (rel or "").split("/", 1)[0]):
+        return _not_found()
+    real = files.library_page(rel or "")
+    path = page_thumbs.make(real, rel) if real else None
+    response = files.image_response(request, str(path), proxy=False) if path else None
     return response or _not_found()
 
 

@@ -36,6 +36,7 @@ PULSE = {**CHAPTER, "v": "c0002 Roots [Official]", "session": "matrix-session", 
 
 LIB = r"^lib(?:/(?P<rel>[\s\S]*))?$"
 THUMB = r"^thumb(?:/(?P<name>[\s\S]*))?$"
+PAGE_THUMB = r"^lib-thumb(?:/(?P<rel>[\s\S]*))?$"
 
 #  pattern                                   method  path                                  body              anon user other admin
 MATRIX = [
@@ -104,6 +105,10 @@ MATRIX = [
     (LIB,                                     "GET",  f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png", None, 401, 200, 200, 200),
     (LIB,                                     "GET",  f"/lib/{MOON}/manga.json",             None,             401, 404, 404, 404),
     (LIB,                                     "GET",  "/lib/..%2F..%2Fdata%2Fdb.json",       None,             401, 404, 404, 404),
+    (PAGE_THUMB,                              "GET",  f"/lib-thumb/{MOON}/b01%20Spring/c0001%20Seeds/001.png", None, 401, 200, 200, 200),
+    (PAGE_THUMB,                              "GET",  f"/lib-thumb/{MOON}/manga.json",       None,             401, 404, 404, 404),
+    (PAGE_THUMB,                              "GET",  "/lib-thumb/..%2F..%2Fdata%2Fdb.json", None,             401, 404, 404, 404),
+    (PAGE_THUMB,                              "GET",  "/lib-thumb/Invented/c1/001.png",      None,             401, 404, 404, 404),
     (THUMB,                                   "GET",  f"/thumb/{MOON}",                      None,             401, 200, 200, 200),
     (THUMB,                                   "GET",  "/thumb/Invented",                     None,             401, 404, 404, 404),
     ("api/admin/rescan",                      "POST", "/api/admin/rescan",                   {"full": False},  401, 403, 403, 200),
@@ -131,10 +136,12 @@ RESTRICTED = {
     ("POST", "/api/progress"): 404,
     ("GET", f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png"): 404,
     ("GET", f"/thumb/{MOON}"): 404,
+    ("GET", f"/lib-thumb/{MOON}/b01%20Spring/c0001%20Seeds/001.png"): 404,
 }
 ALWAYS_AS_OTHER = {  # rows naming Moon Garden whose answer does not depend on seeing it
     ("POST", "/api/reading/pulse"),  # the reading clock is off: 403 before any lookup
     ("GET", f"/lib/{MOON}/manga.json"),  # not an image: 404 either way
+    ("GET", f"/lib-thumb/{MOON}/manga.json"),
     ("GET", f"/api/chapter?m={MOON}&c=9/9"),  # no such chapter: 404 either way
 }
 FRESH_SESSION = {"/api/logout"}  # rows that end the session they use run on a session of their own
