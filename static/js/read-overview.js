@@ -91,7 +91,7 @@
   function init(reader) {
     R = reader;
     const button = h("button", { type: "button", className: "rd-pages", "aria-label": "Pages", title: "Page overview (P)",
-      onclick: open }, "▦", h("span", { className: "rd-wide-only" }, " Pages"));
+      onclick: open }, h("span", { "aria-hidden": "true" }, "▦"), h("span", { className: "rd-wide-only" }, " Pages"));
     R.root.querySelector(".rd-top").appendChild(button);
     document.addEventListener("keydown", (e) => {
       if ((e.key === "p" || e.key === "P") && !e.ctrlKey && !e.metaKey && !e.altKey
