@@ -57,6 +57,7 @@
   function showFacets(found) {
     const cap = (v) => v.charAt(0).toUpperCase() + v.slice(1);
     facets.replaceChildren(...facetList("Tags", found.tags, (v) => v), ...facetList("Status", found.statuses, cap));
+    facets.hidden = !found.tags.length && !found.statuses.length;
   }
 
   function moreLink() {
