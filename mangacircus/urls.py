@@ -1,6 +1,8 @@
 from django.http import JsonResponse
 from django.urls import include, path
 
+from mangacircus import localadmin
+
 urlpatterns = [
     # First: page images are the most frequent requests, and their patterns shadow nothing else.
     path("", include("library.urls")),
@@ -9,6 +11,7 @@ urlpatterns = [
     path("", include("reader.read_urls")),
     path("", include("catalog.urls")),
     path("", include("scraper.urls")),
+    path("api/local/<str:action>", localadmin.view, name="mc-local-admin"),
 ]
 
 

@@ -58,6 +58,7 @@ MATRIX = [
     ("settings/admin/users/<str:name>/delete/", "GET", "/settings/admin/users/other/delete/", None,           302, 403, 403, 200),
     ("settings/admin/users/<str:name>/delete/", "GET", "/settings/admin/users/nobody/delete/", None,          302, 403, 403, 404),
     ("settings/admin/library/",               "GET",  "/settings/admin/library/",           None,             302, 403, 403, 200),
+    ("api/local/<str:action>",                "POST", "/api/local/ping",                    {},               401, 401, 401, 401),
     ("api/auth",                              "GET",  "/api/auth",                          None,             200, 200, 200, 200),
     ("api/signup",                            "POST", "/api/signup",                        {"name": "x9", "password": PASSWORD}, 403, 403, 403, 403),
     ("api/login",                             "POST", "/api/login",                         {"name": "nobody", "password": "wrong password"}, 401, 401, 401, 401),

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from mangacircus import locks, runtime, secretkey
+from mangacircus import localadmin, locks, runtime, secretkey
 from mangacircus.jsonfile import StateFileError
 
 # Open connections at once (gunicorn's worker_connections, its default): those being served, kept
@@ -44,6 +44,7 @@ class Command(BaseCommand):
         if not options["no_collectstatic"]:
             call_command("collectstatic", interactive=False, verbosity=0)
         bind = options["bind"] or f"0.0.0.0:{settings.PORT}"
+        localadmin.publish_address(bind)
         self.stdout.write(f"MangaCircus reader on http://{bind}/ (data {settings.DATA}, library {settings.LIBRARY})")
         self.stdout.flush()
         connections = connection_limit()
