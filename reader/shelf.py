@@ -1,6 +1,8 @@
 """The library as one user sees it: filtered, sorted cards with read counts, and the
 continue-reading row. Built from the cached summaries plus the user's own progress and follows.
 """
+import heapq
+
 from . import access, filters, lookup, notes, progress, social, summaries
 
 SORTS = {
@@ -98,14 +100,15 @@ def library(user, q="", sort="title", offset=0, limit=None):
         "total": len(rows), "count": len(ordered), "offset": offset, "manga": cards,
         "continue": continue_row(user, index, state) if first else [],
         "recent": recent_row(ordered) if first else [],
-        "filters": filters.chips(terms, sort), "facets": filters.facets((s for _, s in rows), terms, sort),
+        "filters": filters.chips(terms, sort),
+        "facets": filters.facets((s for _, s in rows), terms, sort) if offset == 0 else {"tags": [], "statuses": []},
         "unread": notes.unread_count(user),
     }
 
 
 def recent_row(ordered):
     """The manga added last, newest first (the library page's "Recently added" row)."""
-    newest = sorted(ordered, key=lambda s: (-s.added, s.title.casefold()))[:RECENT_ROW]
+    newest = heapq.nsmallest(RECENT_ROW, ordered, key=lambda s: (-s.added, s.title.casefold()))
     return [{"name": s.name, "title": s.title, "url": s.url, "cover": s.cover, "added": s.added,
              "chapters": len(s.chapter_ids)} for s in newest]
 

@@ -104,3 +104,14 @@ def test_it_forgets_the_restrictions_of_a_deleted_user(demo_app):
     assert admin.post("/api/admin/user/delete", {"name": name})[0] == 200
     assert admin.post("/api/admin/user", {"name": name, "password": PASSWORD})[0] == 200
     assert len(_titles(demo_app.client().login(name, PASSWORD))[0]) == 6
+
+
+def test_can_see_takes_a_name_or_the_requests_account(demo_app):
+    from reader import access
+
+    name = fresh_reader(demo_app)
+    _restrict(demo_app.admin, name, only=["Moon Garden"])
+    assert access.can_see(name, "Moon Garden") and access.can_see({"name": name, "admin": False}, "Moon Garden")
+    assert not access.can_see(name, "Iron Harbor") and not access.can_see({"name": name}, "Iron Harbor")
+    assert access.can_see("admin", "Iron Harbor")  # no restrictions: everything
+    assert access.restrictions(name) == {"only": ["Moon Garden"], "excludeTags": []}
