@@ -85,6 +85,14 @@ def _allows(rule, name):
     return name in allowed if allowed is not None else name not in hidden
 
 
+def on_scan(current, report):
+    """Scan hook: forget the compiled rules (they hold the previous index) and removed manga's tags."""
+    _compiled.clear()
+    with _tags_lock:
+        for name in [n for n in _tags if current.get(n) is None]:
+            del _tags[name]
+
+
 def can_see(user, manga_name) -> bool:
     """May `user` (a name, or the request's account dict) see the manga named `manga_name`?"""
     rule = _rule(user)

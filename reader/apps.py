@@ -21,10 +21,11 @@ class ReaderConfig(AppConfig):
     def start_runtime(self):
         from library import service as library_service
 
-        from . import announce, summaries, webhooks
+        from . import access, announce, summaries, webhooks
 
         webhooks.start()
         library_service.on_scan(summaries.on_scan)
+        library_service.on_scan(access.on_scan)
         library_service.on_scan(announce.on_scan)
 
     def stop_runtime(self):

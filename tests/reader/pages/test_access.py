@@ -115,3 +115,14 @@ def test_can_see_takes_a_name_or_the_requests_account(demo_app):
     assert not access.can_see(name, "Iron Harbor") and not access.can_see({"name": name}, "Iron Harbor")
     assert access.can_see("admin", "Iron Harbor")  # no restrictions: everything
     assert access.restrictions(name) == {"only": ["Moon Garden"], "excludeTags": []}
+
+
+def test_a_tag_added_later_hides_the_manga_after_the_next_scan(scanned, admin, reader_user, library_dir):
+    assert admin.post("/api/admin/user/access", {"name": "reader", "excludeTags": ["Adult"]})[0] == 200
+    assert reader_user.get("/api/manga?m=Moon%20Garden")[0] == 200
+    meta = library_dir / "Moon Garden" / "manga.json"
+    meta.write_text('{"title": "Moon Garden", "direction": "rtl", "tags": ["adult"]}')
+    assert admin.post("/api/admin/rescan", {"full": True})[0] == 200
+    assert reader_user.get("/api/manga?m=Moon%20Garden")[0] == 404
+    assert [m["name"] for m in reader_user.get("/api/library")[2]["manga"]] == ["Long Scroll"]
+    assert admin.get("/api/manga?m=Moon%20Garden")[0] == 200
