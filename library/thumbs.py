@@ -53,20 +53,21 @@ def key(manga):
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def render(source, rotation=0):
-    """WebP bytes of a thumbnail of the image `source` (a path or a file). Raises on anything unreadable."""
+def render(source, rotation=0, box=BOX, quality=QUALITY):
+    """WebP bytes of a thumbnail of the image `source` (a path or a file), to fit `box`.
+    Raises on anything unreadable."""
     with Image.open(source, formats=FORMATS) as im:
         if im.width * im.height > Image.MAX_IMAGE_PIXELS:
             raise Image.DecompressionBombError(f"{im.width}×{im.height} is too large to decode")
-        im.draft("RGB", (BOX[0] * 2, BOX[1] * 2))  # JPEG: decode at a reduced scale
+        im.draft("RGB", (box[0] * 2, box[1] * 2))  # JPEG: decode at a reduced scale
         im = ImageOps.exif_transpose(im)
         if rotation:
             im = im.rotate(-rotation, expand=True)
         alpha = im.mode in ("RGBA", "LA") or (im.mode == "P" and "transparency" in im.info)
         im = im.convert("RGBA" if alpha else "RGB")
-        im.thumbnail(BOX, Image.Resampling.LANCZOS)
+        im.thumbnail(box, Image.Resampling.LANCZOS)
         out = BytesIO()
-        im.save(out, "WEBP", quality=QUALITY, method=4)
+        im.save(out, "WEBP", quality=quality, method=4)
         return out.getvalue()
 
 

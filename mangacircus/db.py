@@ -23,6 +23,7 @@ OWNERS = {
     "known": "reader.announce",
     "apikeys": "accounts.apikeys",
     "server": "reader.serverprefs",
+    "restrictions": "reader.access",
 }
 
 _db = None  # the open JsonFile

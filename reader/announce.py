@@ -14,7 +14,7 @@ from accounts import users
 from mangacircus import db
 from mangacircus.errors import Invalid
 
-from . import lookup, notes, prefs, social, webhooks
+from . import access, lookup, notes, prefs, social, webhooks
 
 
 def label(manga, chapter):
@@ -56,6 +56,8 @@ def on_scan(current, report):
         manga = current.get(name)
         items = [{"m": name, "c": c.id, "text": label(manga, c), "url": lookup.read_url(name, c)} for c in new]
         for user in filter(users.exists, social.followers(name)):
+            if not access.can_see(user, name):
+                continue
             notes.add(user, items)
             hooks.setdefault(user, []).extend(items)
     for user, items in hooks.items():

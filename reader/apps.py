@@ -9,8 +9,9 @@ class ReaderConfig(AppConfig):
     def ready(self):
         from mangacircus.pages import settings_section
 
-        # The owners of db.json's reader sections register their hooks on import.
-        from . import announce, notes, progress, reading, serverprefs, social, votes  # noqa: F401
+        # The owners of db.json's reader sections register their hooks on import (access also
+        # registers its rule with library.guard for /lib/ and the thumbnails).
+        from . import access, announce, notes, progress, reading, serverprefs, social, votes  # noqa: F401
 
         settings_section("user", "reading", "Reading", "mc-settings-reading", order=20)
         settings_section("user", "notifications", "Notifications", "mc-settings-notifications", order=30)
@@ -22,10 +23,11 @@ class ReaderConfig(AppConfig):
     def start_runtime(self):
         from library import service as library_service
 
-        from . import announce, summaries, webhooks
+        from . import access, announce, summaries, webhooks
 
         webhooks.start()
         library_service.on_scan(summaries.on_scan)
+        library_service.on_scan(access.on_scan)
         library_service.on_scan(announce.on_scan)
 
     def stop_runtime(self):

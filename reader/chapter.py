@@ -59,7 +59,7 @@ def _books(manga, done):
 def chapter_payload(user, manga_name, cid, version_name=None):
     """The chapter payload for `user`; NotFound for an unknown manga, chapter or version.
     Without a version name the top-ranked version is shown (docs/api.md, GET /api/manga)."""
-    manga = lookup.manga_or_404(manga_name)
+    manga = lookup.manga_or_404(manga_name, user=user)
     chapter = lookup.chapter_or_404(manga, cid)
     ranked = votes.ranked_versions(manga.name, chapter, user)
     version = lookup.version_or_404(chapter, version_name if version_name else ranked[0]["name"])
@@ -103,7 +103,7 @@ def save_position(user, data):
     page, pages = field(data, "p", int), field(data, "n", int)
     done = field(data, "done", bool, required=False, default=False)
     shift = field(data, "shift", list, required=False, default=[])
-    manga = lookup.manga_or_404(manga_name)
+    manga = lookup.manga_or_404(manga_name, user=user)
     chapter = lookup.chapter_or_404(manga, cid)
     version = lookup.version_or_404(chapter, version_name)
     if pages != version.page_count:

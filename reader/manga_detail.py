@@ -2,6 +2,8 @@
 read state and the continue target (the data of GET /api/manga and of the manga page)."""
 from urllib.parse import urlsplit
 
+from library.model import stamp_ms
+
 from . import lookup, progress, social, votes
 from .shelf import continue_target
 
@@ -63,6 +65,7 @@ def detail(user, manga):
         rows = []
         for chapter in book.chapters:
             row = chapter_row(user, manga, chapter, entries.get(chapter.id))
+            row["hasPrevious"] = bool(books or rows)
             read += row["read"]
             rows.append(row)
         books.append({"key": book.key, "title": book.title, "heading": lookup.book_heading(book),
@@ -82,8 +85,13 @@ def chapter_row(user, manga, chapter, entry):
     return {
         "id": chapter.id, "key": chapter.key, "label": lookup.chapter_label(chapter), "title": chapter.title,
         "url": lookup.read_url(manga.name, chapter), "read": bool(entry and entry.get("done")),
-        "progress": entry, "versions": versions,
+        "progress": entry, "versions": versions, "pages": versions[0]["pages"], "added": added(chapter),
     }
+
+
+def added(chapter):
+    """When the chapter came: its oldest version folder's modification time (ms), as the scan saw it."""
+    return min(stamp_ms(v.stamp) for v in chapter.versions) if chapter.versions else None
 
 
 def versions_of(user, manga, chapter):
@@ -92,6 +100,25 @@ def versions_of(user, manga, chapter):
     for item in ranked:
         item["url"] = lookup.read_url(manga.name, chapter, item["name"])
     return ranked
+
+
+def mark_many(user, manga, read, before=None):
+    """Mark every chapter read or unread, or only those before `before` (a chapter), in reading
+    order; answers the new rows of every chapter, the continue target and the counts."""
+    chapters = manga.chapters()
+    if before is not None:
+        chapters = chapters[:next(i for i, c in enumerate(chapters) if c.id == before.id)]
+    if read:
+        tops = [(c, votes.ranked_versions(manga.name, c, user)[0]) for c in chapters]
+        progress.mark_many(user, manga.name, [(c.id, top["name"], top["pages"]) for c, top in tops])
+    else:
+        progress.forget_many(user, manga.name, [c.id for c in chapters])
+    entries = progress.manga_progress(user, manga.name)
+    rows = [{"id": c.id, "label": lookup.chapter_label(c), "read": bool(entries.get(c.id, {}).get("done")),
+             "progress": entries.get(c.id)} for c in manga.chapters()]
+    read_count = sum(1 for r in rows if r["read"])
+    return {"chapters": rows, "continue": continue_target(manga, entries), "marked": len(chapters),
+            "counts": {"chapters": len(rows), "read": read_count, "unread": len(rows) - read_count}}
 
 
 def chapter_state(user, manga, chapter):

@@ -54,6 +54,33 @@ def mark_done(user, manga, cid, version, pages):
         db.touch()
 
 
+def mark_many(user, manga, chapters):
+    """Mark chapters done at once: `chapters` is [(chapter id, version, pages)]; a chapter already
+    started keeps its position, as with mark_done."""
+    now = now_ms()
+    with db.lock():
+        stored = db.section("progress").setdefault(user, {}).setdefault(manga, {})
+        for cid, version, pages in chapters:
+            old = stored.get(cid) or {}
+            if old.get("done"):
+                continue
+            stored[cid] = {"v": old.get("v", version), "p": old.get("p", 0), "n": old.get("n", pages),
+                           "t": now, "done": True, "shift": old.get("shift", [])}
+        db.touch()
+
+
+def forget_many(user, manga, cids):
+    """Mark chapters unread at once."""
+    with db.lock():
+        mangas = db.section("progress").get(user, {})
+        stored = mangas.get(manga, {})
+        changed = [stored.pop(cid) for cid in cids if cid in stored]
+        if not stored:
+            mangas.pop(manga, None)
+        if changed:
+            db.touch()
+
+
 def forget(user, manga, cid):
     """Mark unread: drop the chapter's progress."""
     with db.lock():

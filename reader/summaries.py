@@ -24,6 +24,10 @@ class Summary:
     added: int
     updated: int
     search: str  # lower-case title, folder name, alt titles, authors and artists
+    tags: tuple = ()  # as written in manga.json
+    tag_keys: frozenset = frozenset()  # casefolded
+    people: tuple = ()  # casefolded authors and artists
+    status: str | None = None  # casefolded
 
 
 _lock = threading.Lock()
@@ -41,10 +45,14 @@ def build(manga):
     for key in ("altTitles", "authors", "artists"):
         words.extend(_strings(meta.get(key)))
     ids = tuple(c.id for c in manga.chapters())
+    tags = tuple(dict.fromkeys(t.strip() for t in _strings(meta.get("tags")) if t.strip()))
+    status = meta.get("status").strip().casefold() if isinstance(meta.get("status"), str) else None
     return Summary(
         name=manga.name, title=manga.title, url=lookup.manga_url(manga.name), cover=lookup.cover_url(manga),
         chapter_ids=ids, chapter_set=frozenset(ids), added=manga.added or 0, updated=manga.updated or 0,
-        search="\n".join(words).casefold(),
+        search="\n".join(words).casefold(), tags=tags, tag_keys=frozenset(t.casefold() for t in tags),
+        people=tuple(p.casefold() for key in ("authors", "artists") for p in _strings(meta.get(key))),
+        status=status or None,
     )
 
 

@@ -9,6 +9,12 @@ The URLconf is walked with django.urls.get_resolver(), so a new route without a 
 for a route that is gone, fails test_it_has_a_row_for_every_route. To add a route, add its row.
 POSTs to HTML pages are left out: they carry a CSRF token, and their auth check is the same
 decorator as their GET.
+
+A fifth persona, "restricted", is a plain user whom the admin limited to Long Scroll
+(reader/access.py). Every row runs for them too: they get the "other" column's status, except the
+rows in RESTRICTED, where Moon Garden is hidden from them and answers exactly as a missing manga
+does. Every row that names Moon Garden must be in RESTRICTED, so a new route about a manga cannot
+forget the restriction unnoticed.
 """
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -41,6 +47,7 @@ THUMB = r"^thumb(?:/(?P<name>[\s\S]*))?$"
 KOMGA_NONE = r"komga/^api/v1/(?:tags|age-ratings|sharing-labels)$"
 KOMGA_EMPTY = r"komga/^api/v1/(?:collections|readlists)$"
 KOMGA_REST = r"komga/^(?P<rest>[\s\S]*)$"
+PAGE_THUMB = r"^lib-thumb(?:/(?P<rel>[\s\S]*))?$"
 
 #  pattern                                   method  path                                  body              anon user other admin
 MATRIX = [
@@ -51,6 +58,7 @@ MATRIX = [
     ("manga/<str:name>/",                     "GET",  f"/manga/{MOON}/",                    None,             302, 200, 200, 200),
     ("manga/<str:name>/",                     "GET",  "/manga/Invented/",                   None,             302, 404, 404, 404),
     ("notifications/",                        "GET",  "/notifications/",                    None,             302, 200, 200, 200),
+    ("history/",                              "GET",  "/history/",                          None,             302, 200, 200, 200),
     ("settings/",                             "GET",  "/settings/",                         None,             302, 302, 302, 302),
     ("settings/user/profile/",                "GET",  "/settings/user/profile/",            None,             302, 200, 200, 200),
     ("settings/user/reading/",                "GET",  "/settings/user/reading/",            None,             302, 200, 200, 200),
@@ -72,8 +80,12 @@ MATRIX = [
     ("api/library",                           "GET",  "/api/library",                       None,             401, 200, 200, 200),
     ("api/manga",                             "GET",  f"/api/manga?m={MOON}",               None,             401, 200, 200, 200),
     ("api/manga",                             "GET",  "/api/manga?m=Invented",              None,             401, 404, 404, 404),
+    ("api/history",                           "GET",  "/api/history",                       None,             401, 200, 200, 200),
+    ("api/history",                           "GET",  "/api/history?limit=0",               None,             401, 400, 400, 400),
     ("api/read",                              "POST", "/api/read",                          CHAPTER,          401, 200, 200, 200),
     ("api/unread",                            "POST", "/api/unread",                        CHAPTER,          401, 200, 200, 200),
+    ("api/read/many",                         "POST", "/api/read/many",                     {**CHAPTER, "read": True, "before": "1/2"}, 401, 200, 200, 200),
+    ("api/read/many",                         "POST", "/api/read/many",                     {"m": "Invented", "read": False}, 401, 404, 404, 404),
     ("api/vote",                              "POST", "/api/vote",                          VOTE,             401, 200, 200, 200),
     ("api/follow",                            "POST", "/api/follow",                        {"m": "Moon Garden", "on": True}, 401, 200, 200, 200),
     ("api/follow",                            "POST", "/api/follow",                        {"m": "Invented", "on": True}, 401, 404, 404, 404),
@@ -90,6 +102,10 @@ MATRIX = [
     ("api/admin/user",                        "POST", "/api/admin/user",                    {"name": "made", "password": PASSWORD}, 401, 403, 403, 200),
     ("api/admin/user/role",                   "POST", "/api/admin/user/role",               {"name": "nobody", "admin": True}, 401, 403, 403, 404),
     ("api/admin/user/delete",                 "POST", "/api/admin/user/delete",             {"name": "nobody"}, 401, 403, 403, 404),
+    ("api/admin/user/access",                 "POST", "/api/admin/user/access",             {"name": "other", "only": None, "excludeTags": []}, 401, 403, 403, 200),
+    ("api/admin/user/access",                 "POST", "/api/admin/user/access",             {"name": "nobody", "only": None}, 401, 403, 403, 404),
+    ("settings/admin/users/<str:name>/access/", "GET", "/settings/admin/users/other/access/", None,           302, 403, 403, 200),
+    ("settings/admin/users/<str:name>/access/", "GET", "/settings/admin/users/nobody/access/", None,          302, 403, 403, 404),
     # reader/read_urls.py: the reader page and its data
     ("read/<str:manga>/<str:book>/<str:chapter>/", "GET", f"/read/{MOON}/1/2/",              None,             302, 200, 200, 200),
     ("read/<str:manga>/<str:book>/<str:chapter>/", "GET", "/read/Invented/1/1/",             None,             302, 404, 404, 404),
@@ -168,6 +184,10 @@ MATRIX = [
     (LIB,                                     "GET",  f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png", None, 401, 200, 200, 200),
     (LIB,                                     "GET",  f"/lib/{MOON}/manga.json",             None,             401, 404, 404, 404),
     (LIB,                                     "GET",  "/lib/..%2F..%2Fdata%2Fdb.json",       None,             401, 404, 404, 404),
+    (PAGE_THUMB,                              "GET",  f"/lib-thumb/{MOON}/b01%20Spring/c0001%20Seeds/001.png", None, 401, 200, 200, 200),
+    (PAGE_THUMB,                              "GET",  f"/lib-thumb/{MOON}/manga.json",       None,             401, 404, 404, 404),
+    (PAGE_THUMB,                              "GET",  "/lib-thumb/..%2F..%2Fdata%2Fdb.json", None,             401, 404, 404, 404),
+    (PAGE_THUMB,                              "GET",  "/lib-thumb/Invented/c1/001.png",      None,             401, 404, 404, 404),
     (THUMB,                                   "GET",  f"/thumb/{MOON}",                      None,             401, 200, 200, 200),
     (THUMB,                                   "GET",  "/thumb/Invented",                     None,             401, 404, 404, 404),
     ("api/admin/rescan",                      "POST", "/api/admin/rescan",                   {"full": False},  401, 403, 403, 200),
@@ -181,6 +201,32 @@ MATRIX = [
 ]
 PERSONAS = ("anonymous", "user", "other", "admin")
 FRESH_SESSION = {"/api/logout", "/komga/api/logout"}  # rows that end the session they use run on a session of their own
+# (method, path) → the status for the restricted persona, where it differs from "other"'s.
+RESTRICTED = {
+    ("GET", f"/manga/{MOON}/"): 404,
+    ("GET", f"/api/manga?m={MOON}"): 404,
+    ("POST", "/api/read"): 404,
+    ("POST", "/api/unread"): 404,
+    ("POST", "/api/read/many"): 404,
+    ("POST", "/api/vote"): 404,
+    ("POST", "/api/follow"): 404,
+    ("POST", "/api/reading/delete"): 404,
+    ("GET", f"/read/{MOON}/1/2/"): 404,
+    ("GET", f"/api/chapter?m={MOON}&c=1/2"): 404,
+    ("POST", "/api/progress"): 404,
+    ("GET", f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png"): 404,
+    ("GET", f"/thumb/{MOON}"): 404,
+    ("GET", f"/lib-thumb/{MOON}/b01%20Spring/c0001%20Seeds/001.png"): 404,
+    ("GET", f"/download/{MOON}/1/2/"): 404,
+    ("GET", f"/download/{MOON}/1/"): 404,
+}
+ALWAYS_AS_OTHER = {  # rows naming Moon Garden whose answer does not depend on seeing it
+    ("POST", "/api/reading/pulse"),  # the reading clock is off: 403 before any lookup
+    ("GET", f"/lib/{MOON}/manga.json"),  # not an image: 404 either way
+    ("GET", f"/lib-thumb/{MOON}/manga.json"),
+    ("GET", f"/api/chapter?m={MOON}&c=9/9"),  # no such chapter: 404 either way
+    ("GET", f"/download/{MOON}/1/9/"),
+}
 
 
 def url_patterns(resolver=None, prefix=""):
@@ -222,8 +268,11 @@ def personas(server, admin):
         assert client.get("/komga/api/v2/users/me", headers={"Authorization": basic(name)})[0] == 200
         return client
 
+    assert admin.post("/api/admin/user", {"name": "restricted", "password": PASSWORD})[0] == 200
+    assert admin.post("/api/admin/user/access", {"name": "restricted", "only": ["Long Scroll"]})[0] == 200
     return {"anonymous": lambda: server.client(), "admin": lambda: signed_in("admin"),
-            "user": lambda: signed_in("user"), "other": lambda: signed_in("other")}
+            "user": lambda: signed_in("user"), "other": lambda: signed_in("other"),
+            "restricted": lambda: signed_in("restricted")}
 
 
 def test_it_answers_every_route_with_the_expected_status_for_each_persona(server, personas):
@@ -235,4 +284,29 @@ def test_it_answers_every_route_with_the_expected_status_for_each_persona(server
             got = client.request(method, path, body=body)[0]
             if got != status:
                 wrong.append(f"{method} {path} as {persona}: {got}, expected {status}")
+    assert wrong == []
+
+
+def _restricted_status(method, path, body, other):
+    if SID in path or BID in path:
+        return 404  # the apps' routes for Moon Garden, the series or one of its books
+    if (method, path) in RESTRICTED and "Moon" in (path + str(body)):
+        return RESTRICTED[(method, path)]
+    return other
+
+
+def test_every_row_naming_a_manga_says_what_the_restricted_user_gets():
+    naming = {(method, path) for _, method, path, body, *_ in MATRIX if "Moon" in path + str(body)}
+    assert sorted(naming - set(RESTRICTED) - ALWAYS_AS_OTHER) == []
+
+
+def test_it_answers_every_route_for_a_restricted_user_as_if_the_hidden_manga_did_not_exist(server, personas):
+    kept = personas["restricted"]()
+    wrong = []
+    for pattern, method, path, body, _anon, _user, other, _admin in MATRIX:
+        client = personas["restricted"]() if path in FRESH_SESSION else kept
+        expected = _restricted_status(method, path, body, other)
+        got = client.request(method, path, body=body)[0]
+        if got != expected:
+            wrong.append(f"{method} {path} {body}: {got}, expected {expected}")
     assert wrong == []

@@ -1,4 +1,5 @@
-/* The manga page: follow, mark chapters read or unread, vote on versions (all through the JSON API);
+/* The manga page: follow, mark chapters read or unread (one, all, or all before one), vote on versions
+   (all through the JSON API);
    the server rendered everything else. */
 "use strict";
 
@@ -31,15 +32,7 @@
   }
 
   function showChapterState(row, result) {
-    const c = result.chapter;
-    row.classList.toggle("read", c.read);
-    row.classList.toggle("started", !c.read && Boolean(c.progress));
-    const state = row.querySelector(".state");
-    state.textContent = c.read ? "Read" : c.progress ? "p. " + (c.progress.p + 1) + "/" + c.progress.n : "";
-    const button = row.querySelector(".toggle-read");
-    button.setAttribute("aria-pressed", String(c.read));
-    button.textContent = c.read ? "Mark unread" : "Mark read";
-    button.setAttribute("aria-label", "Mark " + c.label + (c.read ? " unread" : " read"));
+    showRowState(row, result.chapter);
     document.getElementById("continue").replaceWith(continueLink(result.continue));
     document.getElementById("read-count").textContent = result.counts.read + " of " + result.counts.chapters + " read";
   }
@@ -50,6 +43,35 @@
     button.disabled = true;
     try {
       showChapterState(row, await api(read ? "api/unread" : "api/read", { m, c: row.dataset.c }));
+    } catch (e) {
+      toast(e.message, "error");
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  function showRowState(row, c) {
+    row.classList.toggle("read", c.read);
+    row.classList.toggle("started", !c.read && Boolean(c.progress));
+    row.querySelector(".state").textContent = c.read ? "Read" : c.progress ? "p. " + (c.progress.p + 1) + "/" + c.progress.n : "";
+    const button = row.querySelector(".toggle-read");
+    button.setAttribute("aria-pressed", String(c.read));
+    button.textContent = c.read ? "Mark unread" : "Mark read";
+    button.setAttribute("aria-label", "Mark " + c.label + (c.read ? " unread" : " read"));
+  }
+
+  /** "Mark previous read" on a row, "Mark all read / unread" above the list: one request each. */
+  async function markMany(button, body) {
+    button.disabled = true;
+    try {
+      const result = await api("api/read/many", Object.assign({ m }, body));
+      for (const c of result.chapters) {
+        const row = document.querySelector('.chapter[data-c="' + CSS.escape(c.id) + '"]');
+        if (row) showRowState(row, c);
+      }
+      document.getElementById("continue").replaceWith(continueLink(result.continue));
+      document.getElementById("read-count").textContent = result.counts.read + " of " + result.counts.chapters + " read";
+      toast(result.marked + " chapter" + (result.marked === 1 ? "" : "s") + " marked " + (body.read ? "read" : "unread") + ".");
     } catch (e) {
       toast(e.message, "error");
     } finally {
@@ -92,6 +114,8 @@
     const button = e.target.closest("button");
     if (!button) return;
     if (button.classList.contains("toggle-read")) toggleRead(button);
+    else if (button.classList.contains("mark-previous")) markMany(button, { read: true, before: button.closest(".chapter").dataset.c });
+    else if (button.classList.contains("mark-all")) markMany(button, { read: button.dataset.read === "true" });
     else if (button.closest(".vote")) vote(button);
   });
 })();

@@ -295,6 +295,7 @@
   applyMode(R.mode);
   if (R.mode === "book") R.cur = firstOfSpread(R.cur);
   bars.build(R);
+  if (MCR.overview) MCR.overview.init(R);
   MCR.input.init(R);
   progress.init(R);
   scroller.addEventListener("scroll", onScroll, { passive: true });
