@@ -44,8 +44,23 @@ def folder():
     return settings.DATA / "thumbs"
 
 
+_chooser = None  # a higher layer's manga → chosen cover path (catalog overrides), or None
+
+
+def choose_covers(chooser):
+    """Let `chooser(manga)` name a cover page (relative to LIBRARY) instead of the folder's."""
+    global _chooser
+    _chooser = chooser
+
+
+def cover_path(manga):
+    chosen = _chooser(manga) if _chooser and manga is not None else None
+    return chosen or (manga.cover if manga is not None else None)
+
+
 def _cover_file(manga):
-    return files.library_page(manga.cover) if manga is not None and manga.cover else None
+    path = cover_path(manga)
+    return files.library_page(path) if path else None
 
 
 def key(manga):
@@ -57,7 +72,7 @@ def key(manga):
         st = os.stat(real)
     except OSError:
         return None
-    raw = "\0".join((SCHEME, manga.name, manga.cover, str(st.st_ino), str(st.st_size), str(st.st_mtime_ns)))
+    raw = "\0".join((SCHEME, manga.name, cover_path(manga), str(st.st_ino), str(st.st_size), str(st.st_mtime_ns)))
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
@@ -90,10 +105,10 @@ def make(manga):
         if target.exists():
             return target
         try:
-            data = render(_cover_file(manga), parse_page(os.path.basename(manga.cover)).rotation)
+            data = render(_cover_file(manga), parse_page(os.path.basename(cover_path(manga))).rotation)
         except Exception as e:  # Pillow raises many kinds for broken files; none may break a request
             _failed.add(name)
-            log.warning("no thumbnail for %r from %s: %s", manga.name, manga.cover, e)
+            log.warning("no thumbnail for %r from %s: %s", manga.name, cover_path(manga), e)
             return None
         folder().mkdir(parents=True, exist_ok=True)
         write_atomic(target, data)

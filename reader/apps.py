@@ -18,10 +18,12 @@ class ReaderConfig(AppConfig):
         settings_section("admin", "library", "Library", "mc-settings-library", order=20)
 
     def start_runtime(self):
+        from catalog import store as catalog_store
         from library import service as library_service
 
         from . import announce, summaries, webhooks
 
+        catalog_store.on_change(summaries.forget)
         webhooks.start()
         library_service.on_scan(summaries.on_scan)
         library_service.on_scan(announce.on_scan)

@@ -2,7 +2,9 @@
 read state and the continue target (the data of GET /api/manga and of the manga page)."""
 from urllib.parse import urlsplit
 
-from . import lookup, progress, social, votes
+from catalog import overrides
+
+from . import lookup, progress, related, social, votes
 from .shelf import continue_target
 
 STATUSES = ("ongoing", "completed", "hiatus", "cancelled")
@@ -49,9 +51,8 @@ def clean_meta(meta):
 
 
 def catalog_sections(name):
-    """Relations and groups of a manga. The catalog fills these in; until then the
-    page and the API carry empty lists so clients can rely on the keys."""
-    return {"relations": [], "groups": []}
+    """Relations and groups of a manga (reader/related.py)."""
+    return related.sections(name)
 
 
 def detail(user, manga):
@@ -68,9 +69,11 @@ def detail(user, manga):
         books.append({"key": book.key, "title": book.title, "heading": lookup.book_heading(book),
                       "extra": book.extra, "chapters": rows})
     total = sum(len(b["chapters"]) for b in books)
+    override = overrides.get(manga.name)
     return {
-        "name": manga.name, "title": manga.title, "url": lookup.manga_url(manga.name),
-        "cover": lookup.cover_url(manga), "direction": manga.direction, "meta": clean_meta(manga.meta),
+        "name": manga.name, "title": override.get("title") or manga.title, "url": lookup.manga_url(manga.name),
+        "cover": lookup.cover_url(manga), "direction": override.get("direction") or manga.direction,
+        "meta": overrides.merge(clean_meta(manga.meta), override),
         "following": social.is_following(user, manga.name),
         "counts": {"chapters": total, "read": read, "unread": total - read},
         "continue": continue_target(manga, entries), "books": books, **catalog_sections(manga.name),

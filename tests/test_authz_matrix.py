@@ -26,6 +26,7 @@ NOTE = {
 CHAPTER = {"m": "Moon Garden", "c": "1/2"}
 VOTE = {**CHAPTER, "v": "c0002 Roots [Official]", "value": 1}
 PROGRESS = {**CHAPTER, "v": "c0002 Roots [Official]", "p": 1, "n": 2, "done": False, "shift": []}
+RELATION = {"a": "Moon Garden", "type": "sequel", "b": "Long Scroll"}
 PULSE = {**CHAPTER, "v": "c0002 Roots [Official]", "session": "matrix-session", "seq": 1}
 
 LIB = r"^lib(?:/(?P<rel>[\s\S]*))?$"
@@ -100,6 +101,23 @@ MATRIX = [
     ("api/admin/scraper/<path:path>",         "GET",  "/api/admin/scraper/status",           None,             401, 403, 403, 503),
     ("api/admin/scraper/<path:path>",         "POST", "/api/admin/scraper/jobs/x/cancel",    {},               401, 403, 403, 503),
     ("api/admin/scraper/<path:path>",         "GET",  "/api/admin/scraper/no.such/route",    None,             401, 403, 403, 404),
+    # the catalog's curator screens and API: admins only (the rows run in order: each admin change bumps rev)
+    ("settings/admin/catalog/",               "GET",  "/settings/admin/catalog/",            None,             302, 403, 403, 200),
+    ("settings/admin/catalog/groups/<str:group_id>/", "GET", "/settings/admin/catalog/groups/nogroup/", None,  302, 403, 403, 404),
+    ("settings/admin/catalog/proposals/",     "GET",  "/settings/admin/catalog/proposals/",  None,             302, 403, 403, 200),
+    ("settings/admin/catalog/history/",       "GET",  "/settings/admin/catalog/history/",    None,             302, 403, 403, 200),
+    ("settings/admin/catalog/manga/<str:name>/", "GET", f"/settings/admin/catalog/manga/{MOON}/", None,        302, 403, 403, 200),
+    ("settings/admin/catalog/manga/<str:name>/", "GET", "/settings/admin/catalog/manga/Invented/", None,       302, 403, 403, 404),
+    ("api/admin/catalog",                     "GET",  "/api/admin/catalog",                  None,             401, 403, 403, 200),
+    ("api/admin/catalog/relations",           "POST", "/api/admin/catalog/relations",        {"rev": 0, **RELATION}, 401, 403, 403, 200),
+    ("api/admin/catalog/relations/delete",    "POST", "/api/admin/catalog/relations/delete", {"rev": 1, **RELATION}, 401, 403, 403, 200),
+    ("api/admin/catalog/groups",              "POST", "/api/admin/catalog/groups",           {"rev": 2, "name": "G", "members": ["Moon Garden"]}, 401, 403, 403, 200),
+    ("api/admin/catalog/groups/move",         "POST", "/api/admin/catalog/groups/move",      {"rev": 3, "id": "nope", "member": "x", "to": 0}, 401, 403, 403, 404),
+    ("api/admin/catalog/groups/delete",       "POST", "/api/admin/catalog/groups/delete",    {"rev": 3, "id": "nope"}, 401, 403, 403, 404),
+    ("api/admin/catalog/overrides",           "POST", "/api/admin/catalog/overrides",        {"rev": 3, "m": "Moon Garden", "tags": ["x"]}, 401, 403, 403, 200),
+    ("api/admin/catalog/overrides",           "POST", "/api/admin/catalog/overrides",        {"rev": 3, "m": "Moon Garden"}, 401, 403, 403, 409),
+    ("api/admin/catalog/proposals",           "POST", "/api/admin/catalog/proposals",        {"proposals": []}, 401, 403, 403, 200),
+    ("api/admin/catalog/proposals/decide",    "POST", "/api/admin/catalog/proposals/decide", {"rev": 4, "id": "nope", "accept": True}, 401, 403, 403, 404),
 ]
 PERSONAS = ("anonymous", "user", "other", "admin")
 FRESH_SESSION = {"/api/logout"}  # rows that end the session they use run on a session of their own
