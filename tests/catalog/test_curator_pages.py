@@ -75,6 +75,7 @@ def test_it_edits_metadata_without_touching_the_library(curator, library_dir):
     assert "<h1>Garden of the Moon</h1>" in page and "月の庭" in page and "<li>slow</li>" in page
     assert (library_dir / "Moon Garden" / "manga.json").read_bytes() == before
     html = curator.get(url)[2].decode()
-    assert 'value="{&quot;c&quot;: &quot;1/1&quot;, &quot;v&quot;: &quot;c0001 Seeds&quot;, &quot;p&quot;: 1}" checked' in html
+    chosen = "{&quot;c&quot;: &quot;1/1&quot;, &quot;v&quot;: &quot;c0001 Seeds&quot;, &quot;p&quot;: 1}"
+    assert f'value="{chosen}" checked' in html
     history = curator.get("/settings/admin/catalog/history/")[2].decode()
     assert "edited the metadata of Moon Garden" in history
