@@ -103,9 +103,15 @@ def _check_item(item, add):
 
 
 def _field_of(message):
+    """The field a rule's message is about (the rules name it first, or say what they refuse)."""
     first = message.split(" ", 1)[0].rstrip(":")
-    return first if first in ("a", "b", "type", "name", "members", "description", "ordered", "altTitles",
-                              "tags") else ("type" if "relation type" in message or "parent" in message else "")
+    if first in ("a", "b", "type", "name", "description", "ordered", "altTitles", "tags"):
+        return first
+    if first.startswith("members"):
+        return first
+    if "itself" in message:
+        return "b"
+    return "type" if "relation type" in message or "parent is" in message else ""
 
 
 def _key(p):
