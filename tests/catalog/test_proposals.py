@@ -64,8 +64,8 @@ def test_accepting_applies_a_proposal_and_rejecting_keeps_the_reason(curator):
     rev = overview(curator)["rev"]
     status, _, body = curator.post("/api/admin/catalog/proposals/decide", {"rev": rev, "id": stored[0], "accept": True})
     assert status == 200 and body["proposal"]["state"] == "accepted"
-    status, _, body = curator.post("/api/admin/catalog/proposals/decide",
-                                   {"rev": body["rev"], "id": stored[1], "accept": False, "reason": "not the same world"})
+    reject = {"rev": body["rev"], "id": stored[1], "accept": False, "reason": "not the same world"}
+    status, _, body = curator.post("/api/admin/catalog/proposals/decide", reject)
     assert body["proposal"]["reason"] == "not the same world"
     view = overview(curator)
     assert [(r["a"], r["type"], r["b"]) for r in view["relations"]] == [("Moon Garden", "sequel", "Long Scroll")]
