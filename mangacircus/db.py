@@ -21,6 +21,7 @@ OWNERS = {
     "notes": "reader.notes",
     "votes": "reader.votes",
     "known": "reader.announce",
+    "dismissed": "reader.dismissals",
 }
 
 _db = None  # the open JsonFile

@@ -4,7 +4,7 @@ from urllib.parse import urlsplit
 
 from catalog import overrides
 
-from . import lookup, progress, related, social, votes
+from . import lookup, progress, related, social, story, votes
 from .shelf import continue_target
 
 STATUSES = ("ongoing", "completed", "hiatus", "cancelled")
@@ -56,7 +56,8 @@ def catalog_sections(name):
 
 
 def detail(user, manga):
-    """{name, title, url, cover, direction, meta, following, counts, continue, books, relations, groups}."""
+    """{name, title, url, cover, direction, meta, following, counts, continue, books, relations, groups, story}:
+    story (and each chapter row's activeMs) only when the user's Reading Story is on and has history."""
     entries = progress.manga_progress(user, manga.name)
     books = []
     read = 0
@@ -69,6 +70,11 @@ def detail(user, manga):
         books.append({"key": book.key, "title": book.title, "heading": lookup.book_heading(book),
                       "extra": book.extra, "chapters": rows})
     total = sum(len(b["chapters"]) for b in books)
+    times = story.chapter_times(user, manga.name)
+    if times:
+        for book in books:
+            for row in book["chapters"]:
+                row["activeMs"] = times.get(row["id"], 0)
     override = overrides.get(manga.name)
     return {
         "name": manga.name, "title": override.get("title") or manga.title, "url": lookup.manga_url(manga.name),
@@ -77,6 +83,7 @@ def detail(user, manga):
         "following": social.is_following(user, manga.name),
         "counts": {"chapters": total, "read": read, "unread": total - read},
         "continue": continue_target(manga, entries), "books": books, **catalog_sections(manga.name),
+        "story": {"totalMs": sum(times.values()), "chapters": sum(1 for ms in times.values() if ms)} if times else None,
     }
 
 
