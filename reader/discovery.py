@@ -108,7 +108,9 @@ def feed(user):
         if not mine_in:
             continue
         for member in group["members"]:
-            suggest(member, WEIGHTS["group"], f"In {group['name']}, with {title(mine_in[0])}")
+            others = [m for m in mine_in if m != member]
+            if others:
+                suggest(member, WEIGHTS["group"], f"In {group['name']}, with {title(others[0])}")
     _by_likeness(index, weight, suggest, title)
     for name, count in sorted(progress.readers_per_manga(MIN_USERS).items()):
         suggest(name, WEIGHTS["popular"] * min(count, 10), f"Read by {count} people on this server")
