@@ -49,10 +49,11 @@ def test_it_hands_the_batch_to_the_running_reader(real_server, admin, library_di
     wait_for_library(admin, 2)
     admin.post("/api/admin/catalog/relations", {"rev": 0, "a": "Moon Garden", "type": "sequel", "b": "Long Scroll"})
     work_file, batch_file = tmp_path / "work.json", tmp_path / "batch.json"
-    done = manage(real_server.data, library_dir, "export-research", "--manga", "Moon Garden", str(work_file))
+    done = manage(real_server.data, library_dir, "export-research", "--manga", "Moon Garden", "--manga", "Long Scroll",
+                  str(work_file))
     assert done.returncode == 0, done.stderr
     work = json.loads(work_file.read_text())
-    assert [m["name"] for m in work["manga"]] == ["Moon Garden"]
+    assert [m["name"] for m in work["manga"]] == ["Moon Garden", "Long Scroll"]
     assert work["manga"][0]["relations"] == [{"type": "sequel", "other": "Long Scroll"}]
     batch_file.write_text(json.dumps({"proposals": [
         {"kind": "metadata", "m": "Moon Garden", "tags": ["seasons"], "evidence": [{"quote": "four books"}]}]}))
