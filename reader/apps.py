@@ -10,7 +10,7 @@ class ReaderConfig(AppConfig):
         from mangacircus.pages import settings_section
 
         # The owners of db.json's reader sections register their hooks on import.
-        from . import announce, notes, progress, reading, social, votes  # noqa: F401
+        from . import announce, dismissals, notes, progress, reading, social, votes  # noqa: F401
 
         settings_section("user", "reading", "Reading", "mc-settings-reading", order=20)
         settings_section("user", "notifications", "Notifications", "mc-settings-notifications", order=30)

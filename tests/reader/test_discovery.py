@@ -1,5 +1,7 @@
 """The discovery feed: opt-in, deterministic, explained, never what was started, dismissals honoured,
 and another user's reading only ever through an aggregate of at least three users."""
+import json
+
 import pytest
 
 from reader import discovery
@@ -116,3 +118,12 @@ def test_another_users_reading_shows_only_through_an_aggregate_of_three(site):
     changed = [i for i in after if i not in before["items"]]
     assert [(i["name"], i["reasons"]) for i in changed] == [("Eta", ["Read by 3 people on this server"])]
     assert "Theta" not in [i["name"] for i in after]
+
+
+def test_deleting_an_account_deletes_its_dismissals(site, data_dir):
+    reader = user(site, "reader")
+    assert reader.post("/api/discovery/dismiss", {"m": "Gamma"})[0] == 200
+    assert site.admin.post("/api/admin/user/delete", {"name": "reader"})[0] == 200
+    site.stop()
+    assert "reader" not in json.loads((data_dir / "db.json").read_text())["dismissed"]
+    site.start()
