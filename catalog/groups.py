@@ -121,5 +121,6 @@ def all_groups():
 
 def of(name):
     """The groups `name` is a member of, by group name."""
-    found = [g for g in all_groups() if name in g["members"]]
+    with store.read() as data:
+        found = [{**g, "members": list(g["members"])} for g in data["groups"] if name in g["members"]]
     return sorted(found, key=lambda g: (g["name"].casefold(), g["id"]))

@@ -115,7 +115,9 @@ def all_relations():
 
 def of(name, relations=None):
     """Every relation of `name`, seen from it: [{type, label, other, note}], by type then name."""
-    relations = all_relations() if relations is None else relations
+    if relations is None:
+        with store.read() as data:  # copy only this manga's relations, not the whole list
+            relations = [dict(r) for r in data["relations"] if r["a"] == name or r["b"] == name]
     seen = []
     for rel in relations:
         if rel["a"] == name:

@@ -97,9 +97,12 @@ def feed(user):
 
     anchors = [(m, "finished", "which you finished") for m in sorted(finished)]
     anchors += [(m, "follows", "which you follow") for m in sorted(follows - finished)]
-    all_relations = relations.all_relations()
+    by_manga = {}  # name → the relations naming it, so each anchor looks only at its own
+    for rel in relations.all_relations():
+        by_manga.setdefault(rel["a"], []).append(rel)
+        by_manga.setdefault(rel["b"], []).append(rel)
     for anchor, kind, why in anchors:
-        for rel in relations.of(anchor, all_relations):
+        for rel in relations.of(anchor, by_manga.get(anchor, [])):
             suggest(rel["other"], WEIGHTS[kind], _relation_text(rel["type"], title(anchor), why))
     for name in sorted(follows - started):
         suggest(name, WEIGHTS["follows"], "You follow it and have not started it")
