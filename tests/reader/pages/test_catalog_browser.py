@@ -114,3 +114,23 @@ def test_the_discovery_row_suggests_explains_and_dismisses(demo_site, admin_clie
     page.get_by_role("button", name="Bring back Long Scroll").click()
     expect(page.locator(".discover-item", has_text="Long Scroll")).to_contain_text("Sequel to Moon Garden")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_an_admin_edits_metadata_and_chooses_a_cover_from_the_manga_page(demo_site, context):
+    run = next(_runs)
+    page = sign_in(context, demo_site, "admin", path="/manga/Iron%20Harbor/")
+    page.get_by_role("link", name="Edit metadata and cover").click()
+    form = page.locator("#metadata")
+    form.locator("input[name=title]").fill(f"Iron Harbor, edition {run}")
+    form.locator("textarea[name=altTitles]").fill(f"Port of Iron {run}")
+    form.locator("select[name=direction]").select_option("ltr")
+    form.locator(".cover-option input[type=radio]").nth(2).check()
+    form.get_by_role("button", name="Save metadata").click()
+    expect(page.locator(".messages")).to_contain_text("Metadata saved.")
+    expect(form.locator(".cover-option input[type=radio]").nth(2)).to_be_checked()
+    page.get_by_role("link", name="Back to the manga").click()
+    expect(page.locator("h1")).to_have_text(f"Iron Harbor, edition {run}")
+    expect(page.locator(".alt")).to_contain_text(f"Port of Iron {run}")
+    page.goto(demo_site.url + f"/?q=port+of+iron+{run}")
+    expect(page.locator("#grid .tile .title")).to_have_text([f"Iron Harbor, edition {run}"])
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
