@@ -18,6 +18,7 @@ from mangacircus.pages import page, render_section
 from . import api, groups, overrides, proposals, relations, store
 
 HISTORY_SHOWN = 200
+LIST_SHOWN = 300  # relations or groups listed at once; a search narrows a larger catalog
 
 
 def _rev(request):
@@ -63,7 +64,8 @@ def home(request):
         for r in rels:
             r["label"] = relations.LABELS.get(r["type"], r["type"])
         return render_section(request, "catalog/home.html", "admin", "catalog", rev=view["rev"], q=q,
-                              relations=rels, groups=grps, open_count=len(view["proposals"]),
+                              relations=rels[:LIST_SHOWN], groups=grps[:LIST_SHOWN], relation_count=len(rels),
+                              group_count=len(grps), shown=LIST_SHOWN, open_count=len(view["proposals"]),
                               types=[(t, relations.LABELS[t]) for t in relations.TYPES if t != "parent"],
                               error=error, names=sorted(library_index.current().manga))
 
