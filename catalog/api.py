@@ -27,7 +27,7 @@ def overview(history=100):
     index = library_index.current()
     with store.read() as data:
         rev = data["rev"]
-        hist = [dict(h) for h in data["history"][-history:]][::-1]
+        hist = [dict(h) for h in data["history"][-history:]][::-1] if history else []
         over = {name: dict(v) for name, v in data["overrides"].items() if isinstance(v, dict)}
     rels = relations.all_relations()
     for r in rels:
