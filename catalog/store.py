@@ -24,6 +24,7 @@ LISTS = ("relations", "groups", "proposals", "history")
 _file = None
 _listeners = []
 _open_lock = threading.Lock()
+_local = threading.local()  # .depth of nested edits in this thread, .names they touched
 
 
 def empty():
@@ -118,18 +119,29 @@ def edit(by, rev=None):
     bodies validate first and change after."""
     if _file.failing:
         raise Unavailable("saving data is failing on the server; try again shortly", retry_after=5)
-    with _file.lock:
-        data = _file.data
-        if rev is not None and rev != data["rev"]:
-            raise Conflict(f"the catalog changed since you loaded it (revision {rev}, now {data['rev']}); "
-                           "reload and make the change again")
-        change = Change(data)
-        yield change
-        if change.what is None:
-            return
-        data["rev"] += 1
-        data["history"].append({"t": now_ms(), "by": by, "what": change.what, "rev": data["rev"]})
-        del data["history"][:-HISTORY]
-        _file.touch()
-    for callback in list(_listeners):
-        callback(change.names)
+    outer = not getattr(_local, "depth", 0)
+    if outer:
+        _local.names = set()
+    _local.depth = getattr(_local, "depth", 0) + 1
+    try:
+        with _file.lock:
+            data = _file.data
+            if rev is not None and rev != data["rev"]:
+                raise Conflict(f"the catalog changed since you loaded it (revision {rev}, now {data['rev']}); "
+                               "reload and make the change again")
+            change = Change(data)
+            yield change
+            if change.what is not None:
+                data["rev"] += 1
+                data["history"].append({"t": now_ms(), "by": by, "what": change.what, "rev": data["rev"]})
+                del data["history"][:-HISTORY]
+                _file.touch()
+                _local.names |= change.names
+    finally:
+        _local.depth -= 1
+    # Listeners run after the outermost edit let the lock go: they take locks of their own (the
+    # reader's summary cache), whose holders may be waiting to read the catalog.
+    if outer and _local.names:
+        names, _local.names = _local.names, set()
+        for callback in list(_listeners):
+            callback(names)

@@ -72,3 +72,13 @@ def test_accepting_applies_a_proposal_and_rejecting_keeps_the_reason(curator):
     assert view["proposals"] == []
     again = curator.post("/api/admin/catalog/proposals/decide", {"rev": view["rev"], "id": stored[1], "accept": True})
     assert again[0] == 409 and "rejected already" in again[2]["error"]
+
+
+def test_an_accepted_metadata_proposal_reaches_the_library_filter(curator):
+    proposal = {"kind": "metadata", "m": "Long Scroll", "altTitles": ["Endless Paper"], "evidence": EVIDENCE}
+    stored = curator.post(URL, {"proposals": [proposal]})[2]["stored"]
+    assert curator.get("/api/library?q=endless")[2]["total"] == 0
+    decided = curator.post("/api/admin/catalog/proposals/decide",
+                           {"rev": overview(curator)["rev"], "id": stored[0], "accept": True})
+    assert decided[0] == 200
+    assert [m["name"] for m in curator.get("/api/library?q=endless")[2]["manga"]] == ["Long Scroll"]
