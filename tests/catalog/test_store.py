@@ -1,8 +1,12 @@
 """catalog.json: loaded at start, refused when corrupt or newer (naming the file), never replaced."""
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
+from bench.server import ROOT
 from catalog import groups, relations, store
 from mangacircus import runtime
 from mangacircus.jsonfile import StateFileError
@@ -43,3 +47,15 @@ def test_it_keeps_unknown_fields(catalog):
     relations.add("admin", "A", "sequel", "B")
     store.close_catalog()
     assert json.loads(catalog.read_text())["future"] == {"x": 1}
+
+
+@pytest.mark.process
+def test_serve_refuses_a_corrupt_catalog_naming_it(data_dir):
+    path = data_dir / "catalog.json"
+    path.write_bytes(b'{"schema": 1, "groups": [')
+    env = {**os.environ, "DATA": str(data_dir), "SECRET_KEY": "x", "SCAN_INTERVAL": "0"}
+    result = subprocess.run([sys.executable, "manage.py", "serve", "--bind", "127.0.0.1:0", "--no-collectstatic"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert f"{path} is not valid JSON" in result.stderr
+    assert path.read_bytes() == b'{"schema": 1, "groups": ['
