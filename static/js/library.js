@@ -8,7 +8,7 @@
   const grid = document.getElementById("grid");
   const empty = document.getElementById("grid-empty");
   const count = document.getElementById("library-count");
-  const continueRow = document.querySelector(".continue");
+  const topRows = document.querySelectorAll(".continue, .story"); // continue, discover, Reading Story
   let shown = start.shown;
   let total = start.total;
   let latest = 0;
@@ -69,7 +69,7 @@
     count.textContent = ask.q ? total + " of " + result.count : String(result.count);
     empty.hidden = total > 0;
     if (!total) empty.textContent = result.count ? "No manga match “" + ask.q + "”." : "The library is empty.";
-    if (continueRow) continueRow.hidden = Boolean(ask.q);
+    topRows.forEach((row) => { row.hidden = Boolean(ask.q); });
     moreLink();
     if (!append) history.replaceState(null, "", location.pathname + (ask.page ? "?" + ask.page : ""));
   }
