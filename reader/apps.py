@@ -21,8 +21,9 @@ class ReaderConfig(AppConfig):
         from catalog import store as catalog_store
         from library import service as library_service
 
-        from . import announce, summaries, webhooks
+        from . import announce, discovery, summaries, webhooks
 
+        discovery.reset()
         catalog_store.on_change(summaries.forget)
         webhooks.start()
         library_service.on_scan(summaries.on_scan)

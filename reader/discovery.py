@@ -7,6 +7,7 @@ name). Every item says why it is there. Nothing the user has started and nothing
 is suggested; at most LIMIT items.
 """
 import threading
+import time
 
 from catalog import groups, overrides, relations, store
 
@@ -15,6 +16,7 @@ from . import dismissals, lookup, prefs, progress, social, summaries
 LIMIT = 50
 MIN_USERS = 3  # another user's reading counts only inside an aggregate of at least this many users
 TOP_READ = 10  # "what the user read most": the manga whose authors and tags are looked for
+COMMON_TAG = (50, 20)  # a tag on more than max(50, 1/20 of the library) manga is too common to suggest by
 REASONS_SHOWN = 3
 
 WEIGHTS = {"finished": 100, "follows": 90, "group": 50, "author": 30, "tag": 6, "popular": 4}
@@ -22,6 +24,8 @@ OF = {"sequel": "Sequel to", "prequel": "Prequel to", "side-story": "Side story 
       "parent": "The story that", "alternate": "Alternate version of", "adaptation": "Adaptation of",
       "source": "Source of", "same-universe": "Set in the same universe as"}
 
+POPULAR_TTL = 30
+_popular = (None, {})
 _cache_lock = threading.Lock()
 _features = (None, None, {}, {}, {})  # (index, catalog rev, {name: (authors, tags)}, by author, by tag)
 
@@ -53,6 +57,24 @@ def features(index):
                 by_tag.setdefault(t, []).append(name)
         _features = (index, rev, by_name, by_author, by_tag)
         return _features[2:]
+
+
+def _readers():
+    """progress.readers_per_manga(MIN_USERS), reused for POPULAR_TTL seconds: a count of many users
+    need not follow every page turn, and it walks everyone's progress."""
+    global _popular
+    now = time.monotonic()
+    at, counts = _popular
+    if at is None or now - at >= POPULAR_TTL:
+        counts = progress.readers_per_manga(MIN_USERS)
+        _popular = (now, counts)
+    return counts
+
+
+def reset():
+    """Forget the cached counts (at start: they belong to the data of the previous start)."""
+    global _popular
+    _popular = (None, {})
 
 
 def _relation_text(rel_type, other, why):
@@ -115,7 +137,7 @@ def feed(user):
             if others:
                 suggest(member, WEIGHTS["group"], f"In {group['name']}, with {title(others[0])}")
     _by_likeness(index, weight, suggest, title)
-    for name, count in sorted(progress.readers_per_manga(MIN_USERS).items()):
+    for name, count in sorted(_readers().items()):
         suggest(name, WEIGHTS["popular"] * min(count, 10), f"Read by {count} people on this server")
 
     ranked = sorted(found.items(), key=lambda kv: (-kv[1]["score"], title(kv[0]).casefold(), kv[0]))[:LIMIT]
@@ -124,25 +146,40 @@ def feed(user):
         summary = by_summary[name]
         reasons = [text for _, text in sorted(item["reasons"], key=lambda r: (-r[0], r[1]))][:REASONS_SHOWN]
         items.append({"name": name, "title": summary.title, "url": summary.url, "cover": summary.cover,
-                      "reasons": reasons, "score": item["score"]})
+                      "reasons": reasons, "score": round(item["score"], 2)})
     return {"on": True, "items": items}
 
 
 def _by_likeness(index, weight, suggest, title):
-    """Series sharing authors or tags with what the user read most, weighted by how much they read."""
+    """Series sharing authors or tags with what the user read most, weighted by how much they read.
+    Scores are summed first and each candidate gets one reason per kind: the manga read most that
+    it shares an author (or a tag) with."""
     by_name, by_author, by_tag = features(index)
     top = sorted((n for n in weight if weight[n] > 0), key=lambda n: (-weight[n], n))[:TOP_READ]
     if not top:
         return
     most = weight[top[0]]
-    for read in top:
+    common = max(COMMON_TAG[0], len(by_name) // COMMON_TAG[1])
+    author_score, author_from, tag_score, tag_from = {}, {}, {}, {}
+    for read in top:  # most read first, so the first anchor seen for a candidate is the best one
         share = weight[read] / most
         authors, tags = by_name.get(read, ((), ()))
         for author in sorted(authors):
             for other in by_author.get(author, ()):
-                if other != read:
-                    suggest(other, round(WEIGHTS["author"] * share, 2), f"Same author or artist as {title(read)}")
+                author_score[other] = author_score.get(other, 0) + share
+                author_from.setdefault(other, read)
         for tag in sorted(tags):
-            for other in by_tag.get(tag, ()):
-                if other != read:
-                    suggest(other, round(WEIGHTS["tag"] * share, 2), f"Tagged {tag}, like {title(read)}")
+            others = by_tag.get(tag, ())
+            if len(others) > common:
+                continue
+            for other in others:
+                tag_score[other] = tag_score.get(other, 0) + share
+                tag_from.setdefault(other, (tag, read))
+    for other, score in author_score.items():
+        read = author_from[other]
+        if other != read:
+            suggest(other, WEIGHTS["author"] * score, f"Same author or artist as {title(read)}")
+    for other, score in tag_score.items():
+        tag, read = tag_from[other]
+        if other != read:
+            suggest(other, WEIGHTS["tag"] * score, f"Tagged {tag}, like {title(read)}")

@@ -102,7 +102,8 @@ def test_dismissals_are_honoured_and_can_be_undone(site):
     assert reader.post("/api/discovery/dismiss", {"m": "Nowhere"})[0] == 404
 
 
-def test_another_users_reading_shows_only_through_an_aggregate_of_three(site):
+def test_another_users_reading_shows_only_through_an_aggregate_of_three(site, monkeypatch):
+    monkeypatch.setattr(discovery, "POPULAR_TTL", 0)  # the count of readers is cached for 30 s
     a = user(site, "usera")
     finish(a, "Alpha")
     before = feed(a)
