@@ -108,8 +108,14 @@ def server_rows(server, admin, seconds, cpus):
     auth, _ = _p50(server, "/api/auth", cookie, seconds, cpus)
     feed, r = _p50(server, "/api/discovery", cookie, seconds, cpus)
     items = len(reader.get("/api/discovery")[2]["items"])
-    with_rel, r_rel = _p50(server, f"/manga/{_q(related)}/", cookie, seconds, cpus)
-    without, _ = _p50(server, f"/manga/{_q(plain)}/", cookie, seconds, cpus)
+    # Turn about, three times, and keep the medians: the machine's load moves between two windows.
+    withs, withouts, errors = [], [], 0
+    for _ in range(3):
+        p50, r_rel = _p50(server, f"/manga/{_q(related)}/", cookie, seconds / 3, cpus)
+        withs.append(p50)
+        errors += r_rel["errors"]
+        withouts.append(_p50(server, f"/manga/{_q(plain)}/", cookie, seconds / 3, cpus)[0])
+    with_rel, without = statistics.median(withs), statistics.median(withouts)
     return [
         Row("GET /api/discovery, a quarter read", value=feed,
             shown=f"p50 {feed:.3g} ms · {len(read):,} of {len(names):,} read, {items} items",
@@ -119,7 +125,7 @@ def server_rows(server, admin, seconds, cpus):
         Row("manga page, 20 relations", value=with_rel, shown=f"p50 {with_rel:.3g} ms",
             baseline=f"no relations p50 {without:.3g} ms", ratio=with_rel / without if without else None,
             target=target("ratio <= 1.2 | ≤ 1.2× none"),
-            note=f"{r_rel['errors']} of {r_rel['requests']} requests failed" if r_rel["errors"] else ""),
+            note=f"{errors} requests failed" if errors else ""),
     ]
 
 
