@@ -89,17 +89,17 @@ def feed(user):
         return {"on": False, "items": []}
     index = lookup.current()
     by_summary = summaries.by_name(index)
-    mine = progress.all_progress(user)
-    started = {m for m, chapters in mine.items() if chapters}
+    done_by_manga = progress.done_ids(user)
+    started = set(done_by_manga)
     follows = social.follows(user)
     skip = started | set(dismissals.dismissed(user))
     finished = set()
     weight = {}  # manga → chapters the user finished there (how much they read it)
-    for name, chapters in mine.items():
+    for name, done_ids in done_by_manga.items():
         summary = by_summary.get(name)
         if summary is None:
             continue
-        done = sum(1 for cid, e in chapters.items() if e.get("done") and cid in summary.chapter_set)
+        done = len(summary.chapter_set.intersection(done_ids))
         weight[name] = done
         if summary.chapter_ids and done == len(summary.chapter_ids):
             finished.add(name)

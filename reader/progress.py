@@ -32,6 +32,14 @@ def all_progress(user):
                 for m, chapters in db.section("progress").get(user, {}).items()}
 
 
+def done_ids(user):
+    """{manga: [finished chapter ids]} of every manga the user has progress in (an empty list for one
+    only started), without copying the entries."""
+    with db.lock():
+        return {m: [cid for cid, e in chapters.items() if e.get("done")]
+                for m, chapters in db.section("progress").get(user, {}).items() if chapters}
+
+
 def readers_per_manga(minimum):
     """{manga: number of users with progress in it}, only where at least `minimum` users have: an
     aggregate that names no user (the discovery feed's "read by N people here")."""
