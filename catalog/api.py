@@ -51,8 +51,10 @@ def _by(request):
 @api(auth="admin", methods=("POST",))
 def add_relation(request):
     d = request.data
+    was = field(d, "was", dict, required=False)
     rel = relations.add(_by(request), d.get("a"), d.get("type"), d.get("b"),
-                        note=text_field(d, "note", required=False, default=""), rev=_rev(d))
+                        note=text_field(d, "note", required=False, default=""), rev=_rev(d),
+                        was=(was.get("a"), was.get("type"), was.get("b")) if was else None)
     return {"relation": rel, "rev": store.revision()}
 
 

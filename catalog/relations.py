@@ -79,19 +79,28 @@ def problem(relations, a, type_, b):
     return None
 
 
-def add(by, a, type_, b, note="", rev=None):
-    """Add a relation (either direction); returns it as stored."""
+def add(by, a, type_, b, note="", rev=None, was=None):
+    """Add a relation (either direction); returns it as stored. `was` (a, type, b): the relation it
+    replaces, in the same change (an edit of its type, direction or note)."""
     a, type_, b = canonical(a, type_, b)
     if not isinstance(note, str) or len(note) > MAX_NOTE:
         raise Invalid(f"note must be text of at most {MAX_NOTE} characters")
+    old = canonical(*was) if was else None
     with store.edit(by, rev) as change:
-        found = problem(change.data["relations"], a, type_, b)
+        relations = change.data["relations"]
+        others = relations
+        if old:
+            others = [r for r in relations if not _same(r, *old)]
+            if len(others) == len(relations):
+                raise NotFound(f"there is no relation {' '.join(old)}")
+        found = problem(others, a, type_, b)
         if found:
             raise Invalid(found)
         record = {"a": a, "type": type_, "b": b, "note": note.strip(), "by": by, "t": now_ms()}
-        change.data["relations"].append(record)
-        change.what = f"added relation: {a} {type_} {b}"
-        change.names = {a, b}
+        relations[:] = others + [record]
+        change.what = (f"changed relation {' '.join(old)} to {a} {type_} {b}" if old
+                       else f"added relation: {a} {type_} {b}")
+        change.names = {a, b} | (set(old[::2]) if old else set())
     return dict(record)
 
 

@@ -79,6 +79,11 @@ def home(request):
             rel = relations.add(by, post.get("a", ""), post.get("type", ""), post.get("b", ""),
                                 note=post.get("note", ""), rev=_rev(request))
             return f"Added: {rel['a']} {rel['type']} {rel['b']}.", None
+        if action == "edit-relation":
+            was = (post.get("was_a", ""), post.get("was_type", ""), post.get("was_b", ""))
+            rel = relations.add(by, post.get("a", ""), post.get("type", ""), post.get("b", ""),
+                                note=post.get("note", ""), rev=_rev(request), was=was)
+            return f"Changed to: {rel['a']} {rel['type']} {rel['b']}.", None
         if action == "delete-relation":
             relations.delete(by, post.get("a", ""), post.get("type", ""), post.get("b", ""), rev=_rev(request))
             return "Relation deleted.", None

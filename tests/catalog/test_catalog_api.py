@@ -123,3 +123,12 @@ def test_plain_users_cannot_curate(server, curator):
     curator.post("/api/admin/user", {"name": "plain", "password": PASSWORD})
     plain = server.client().login("plain", PASSWORD)
     assert plain.post("/api/admin/catalog/relations", {"rev": 0, "a": MOON, "type": "sequel", "b": SCROLL})[0] == 403
+
+
+def test_an_edit_replaces_a_relation_and_refuses_a_missing_one(curator):
+    assert add(curator, MOON, "sequel", SCROLL)[0] == 200
+    status, _, body = add(curator, MOON, "adaptation", SCROLL, was={"a": SCROLL, "type": "prequel", "b": MOON})
+    assert status == 200, body
+    assert [(r["type"]) for r in curator.get("/api/admin/catalog")[2]["relations"]] == ["adaptation"]
+    status, _, body = add(curator, MOON, "sequel", SCROLL, was={"a": MOON, "type": "sequel", "b": SCROLL})
+    assert status == 404 and "there is no relation" in body["error"]

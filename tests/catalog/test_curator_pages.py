@@ -79,3 +79,19 @@ def test_it_edits_metadata_without_touching_the_library(curator, library_dir):
     assert f'value="{chosen}" checked' in html
     history = curator.get("/settings/admin/catalog/history/")[2].decode()
     assert "edited the metadata of Moon Garden" in history
+
+
+def test_it_edits_a_relations_type_and_note_in_one_change(curator):
+    html = curator.get(HOME)[2]
+    post_form(curator, HOME, {"action": "add-relation", "rev": rev_of(html), "a": "Moon Garden", "type": "sequel",
+                              "b": "Long Scroll", "note": ""})
+    html = curator.get(HOME)[2]
+    status, _, _ = post_form(curator, HOME, {
+        "action": "edit-relation", "rev": rev_of(html), "was_a": "Moon Garden", "was_type": "sequel",
+        "was_b": "Long Scroll", "a": "Moon Garden", "type": "spin-off", "b": "Long Scroll", "note": "a cousin"})
+    assert status == 302
+    relations = curator.get("/api/admin/catalog")[2]["relations"]
+    assert [(r["a"], r["type"], r["b"], r["note"]) for r in relations] == [
+        ("Moon Garden", "spin-off", "Long Scroll", "a cousin")]
+    history = curator.get("/settings/admin/catalog/history/")[2].decode()
+    assert "changed relation Moon Garden sequel Long Scroll to Moon Garden spin-off Long Scroll" in history
