@@ -24,6 +24,7 @@ OWNERS = {
     "apikeys": "accounts.apikeys",
     "server": "reader.serverprefs",
     "restrictions": "reader.access",
+    "dismissed": "reader.dismissals",
 }
 
 _db = None  # the open JsonFile

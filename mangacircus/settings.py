@@ -193,9 +193,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "mangacircus",
     "accounts",
+    "catalog",  # before reader: catalog.json is open when the reader's caches are first built
     "reader",
     "library",
-    "catalog",
     "scraper",
 ]
 

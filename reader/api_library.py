@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from mangacircus.errors import Invalid, NotFound
 from mangacircus.http import api, field, text_field
 
-from . import history, lookup, manga_detail, notes, progress, shelf, social, votes
+from . import history, lookup, manga_detail, notes, progress, shelf, social, story, votes
 
 
 def query_int(request, name, default, minimum=0, maximum=1_000_000):
@@ -35,6 +35,7 @@ def library(request):
         raise Invalid("q is longer than 200 characters")
     data = shelf.library(request.account["name"], q=q, sort=sort, offset=query_int(request, "offset", 0),
                          limit=query_int(request, "limit", None))
+    data["story"] = story.summary(request.account["name"])  # null when off or without clock history
     # The whole list of a large library is ~0.5 MB of JSON: orjson writes it 5x faster.
     return HttpResponse(orjson.dumps(data), content_type="application/json")
 

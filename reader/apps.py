@@ -11,7 +11,7 @@ class ReaderConfig(AppConfig):
 
         # The owners of db.json's reader sections register their hooks on import (access also
         # registers its rule with library.guard for /lib/ and the thumbnails).
-        from . import access, announce, notes, progress, reading, serverprefs, social, votes  # noqa: F401
+        from . import access, announce, dismissals, notes, progress, reading, serverprefs, social, votes  # noqa: F401
 
         settings_section("user", "reading", "Reading", "mc-settings-reading", order=20)
         settings_section("user", "notifications", "Notifications", "mc-settings-notifications", order=30)
@@ -21,10 +21,13 @@ class ReaderConfig(AppConfig):
         settings_section("admin", "apps", "Apps & downloads", "mc-settings-admin-apps", order=40)
 
     def start_runtime(self):
+        from catalog import store as catalog_store
         from library import service as library_service
 
-        from . import access, announce, summaries, webhooks
+        from . import access, announce, discovery, summaries, webhooks
 
+        discovery.reset()
+        catalog_store.on_change(summaries.forget)
         webhooks.start()
         library_service.on_scan(summaries.on_scan)
         library_service.on_scan(access.on_scan)

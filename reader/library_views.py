@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from mangacircus.pages import page
 
-from . import filters, history, lookup, manga_detail, notes, serverprefs, shelf
+from . import discovery, discovery_views, filters, history, lookup, manga_detail, notes, serverprefs, shelf, story
 
 PAGE_SIZE = 120
 
@@ -33,8 +33,12 @@ def home(request):
                          limit=PAGE_SIZE)
     more = number * PAGE_SIZE < data["total"]
     params = {k: v for k, v in (("q", q), ("sort", sort if sort != "title" else "")) if v}
+    user = request.account["name"]
+    first = number == 1 and not q
     return render(request, "reader/home.html", {
-        **data, "q": q, "sort": sort, "sorts": shelf.SORTS.items(), "page_number": number,
+        **data, "story": story.summary(user) if first else None,
+        "discover": discovery.feed(user)["items"][:discovery_views.ROW] if first else [],
+        "q": q, "sort": sort, "sorts": shelf.SORTS.items(), "page_number": number,
         "next_query": urlencode({**params, "page": number + 1}) if more else None,
         "page_data": {"q": q, "sort": sort, "pageSize": PAGE_SIZE, "shown": data["offset"] + len(data["manga"]),
                       "total": data["total"]},

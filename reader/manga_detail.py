@@ -2,9 +2,10 @@
 read state and the continue target (the data of GET /api/manga and of the manga page)."""
 from urllib.parse import urlsplit
 
+from catalog import overrides
 from library.model import stamp_ms
 
-from . import lookup, progress, social, votes
+from . import lookup, progress, related, social, story, votes
 from .shelf import continue_target
 
 STATUSES = ("ongoing", "completed", "hiatus", "cancelled")
@@ -50,14 +51,14 @@ def clean_meta(meta):
     }
 
 
-def catalog_sections(name):
-    """Relations and groups of a manga. The catalog fills these in; until then the
-    page and the API carry empty lists so clients can rely on the keys."""
-    return {"relations": [], "groups": []}
+def catalog_sections(name, user=None):
+    """Relations and groups of a manga (reader/related.py), without the members hidden from `user`."""
+    return related.sections(name, user=user)
 
 
 def detail(user, manga):
-    """{name, title, url, cover, direction, meta, following, counts, continue, books, relations, groups}."""
+    """{name, title, url, cover, direction, meta, following, counts, continue, books, relations, groups, story}:
+    story (and each chapter row's activeMs) only when the user's Reading Story is on and has history."""
     entries = progress.manga_progress(user, manga.name)
     books = []
     read = 0
@@ -71,12 +72,20 @@ def detail(user, manga):
         books.append({"key": book.key, "title": book.title, "heading": lookup.book_heading(book),
                       "extra": book.extra, "chapters": rows})
     total = sum(len(b["chapters"]) for b in books)
+    times = story.chapter_times(user, manga.name)
+    if times:
+        for book in books:
+            for row in book["chapters"]:
+                row["activeMs"] = times.get(row["id"], 0)
+    override = overrides.get(manga.name)
     return {
-        "name": manga.name, "title": manga.title, "url": lookup.manga_url(manga.name),
-        "cover": lookup.cover_url(manga), "direction": manga.direction, "meta": clean_meta(manga.meta),
+        "name": manga.name, "title": override.get("title") or manga.title, "url": lookup.manga_url(manga.name),
+        "cover": lookup.cover_url(manga), "direction": override.get("direction") or manga.direction,
+        "meta": overrides.merge(clean_meta(manga.meta), override),
         "following": social.is_following(user, manga.name),
         "counts": {"chapters": total, "read": read, "unread": total - read},
-        "continue": continue_target(manga, entries), "books": books, **catalog_sections(manga.name),
+        "continue": continue_target(manga, entries), "books": books, **catalog_sections(manga.name, user),
+        "story": {"totalMs": sum(times.values()), "chapters": sum(1 for ms in times.values() if ms)} if times else None,
     }
 
 

@@ -32,6 +32,25 @@ def all_progress(user):
                 for m, chapters in db.section("progress").get(user, {}).items()}
 
 
+def done_ids(user):
+    """{manga: [finished chapter ids]} of every manga the user has progress in (an empty list for one
+    only started), without copying the entries."""
+    with db.lock():
+        return {m: [cid for cid, e in chapters.items() if e.get("done")]
+                for m, chapters in db.section("progress").get(user, {}).items() if chapters}
+
+
+def readers_per_manga(minimum):
+    """{manga: number of users with progress in it}, only where at least `minimum` users have: an
+    aggregate that names no user (the discovery feed's "read by N people here")."""
+    counts = {}
+    with db.lock():
+        for chapters in db.section("progress").values():
+            for manga in chapters:
+                counts[manga] = counts.get(manga, 0) + 1
+    return {m: n for m, n in counts.items() if n >= minimum}
+
+
 def save(user, manga, cid, *, version, page, pages, done, shift):
     """Record the position. `done` is sticky: once a chapter is finished it stays finished until
     marked unread."""

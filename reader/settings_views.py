@@ -14,6 +14,8 @@ READING_FLAGS = [
     ("skipExtras", "Skip extra pages (credits, ads)"),
     ("skipCovers", "Skip cover pages"),
     ("flowPageGap", "Show a gap between pages in Flow mode"),
+    ("discovery", "Show a discovery feed: suggestions from your own reading and the catalog, made on this server"),
+    ("readingStory", "Show my Reading Story: private summaries of my reading time (needs the reading clock)"),
 ]
 
 

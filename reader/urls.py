@@ -7,6 +7,7 @@ from . import (
     api_reading,
     api_settings,
     apps_views,
+    discovery_views,
     download_views,
     library_views,
     settings_clock,
@@ -19,6 +20,7 @@ urlpatterns = [
     path("manga/<str:name>/", library_views.manga, name="mc-manga"),
     path("notifications/", library_views.notifications, name="mc-notifications"),
     path("history/", library_views.recently_read, name="mc-history"),
+    path("discover/", discovery_views.discover, name="mc-discover"),
     # /settings/: the User and Admin workspaces (the sections are registered in reader/apps.py)
     path("settings/", settings_views.settings_home, name="mc-settings"),
     path("settings/user/reading/", settings_views.reading, name="mc-settings-reading"),
@@ -45,6 +47,9 @@ urlpatterns = [
     path("api/follow", api_library.follow),
     path("api/notifications", api_library.notifications),
     path("api/notifications/read", api_library.notifications_read),
+    # /api/discovery: the opt-in discovery feed (reader/discovery.py)
+    path("api/discovery", discovery_views.feed),
+    path("api/discovery/dismiss", discovery_views.dismiss),
     # /api/reading: the Active Reading Clock (reader/api_reading.py)
     path("api/reading/pulse", api_reading.pulse),
     path("api/reading/export", api_reading.export, name="mc-reading-export"),

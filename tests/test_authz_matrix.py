@@ -34,6 +34,7 @@ NOTE = {
 CHAPTER = {"m": "Moon Garden", "c": "1/2"}
 VOTE = {**CHAPTER, "v": "c0002 Roots [Official]", "value": 1}
 PROGRESS = {**CHAPTER, "v": "c0002 Roots [Official]", "p": 1, "n": 2, "done": False, "shift": []}
+RELATION = {"a": "Moon Garden", "type": "sequel", "b": "Long Scroll"}
 PULSE = {**CHAPTER, "v": "c0002 Roots [Official]", "session": "matrix-session", "seq": 1}
 
 # The reading apps' routes (/komga/, /opds/): the personas carry the session cookie that Basic gave them.
@@ -59,6 +60,10 @@ MATRIX = [
     ("manga/<str:name>/",                     "GET",  "/manga/Invented/",                   None,             302, 404, 404, 404),
     ("notifications/",                        "GET",  "/notifications/",                    None,             302, 200, 200, 200),
     ("history/",                              "GET",  "/history/",                          None,             302, 200, 200, 200),
+    ("discover/",                             "GET",  "/discover/",                         None,             302, 200, 200, 200),
+    ("api/discovery",                         "GET",  "/api/discovery",                     None,             401, 200, 200, 200),
+    ("api/discovery/dismiss",                 "POST", "/api/discovery/dismiss",             {"m": "Moon Garden"}, 401, 200, 200, 200),
+    ("api/discovery/dismiss",                 "POST", "/api/discovery/dismiss",             {"m": "Invented"}, 401, 404, 404, 404),
     ("settings/",                             "GET",  "/settings/",                         None,             302, 302, 302, 302),
     ("settings/user/profile/",                "GET",  "/settings/user/profile/",            None,             302, 200, 200, 200),
     ("settings/user/reading/",                "GET",  "/settings/user/reading/",            None,             302, 200, 200, 200),
@@ -198,6 +203,23 @@ MATRIX = [
     ("api/admin/scraper/<path:path>",         "GET",  "/api/admin/scraper/status",           None,             401, 403, 403, 503),
     ("api/admin/scraper/<path:path>",         "POST", "/api/admin/scraper/jobs/x/cancel",    {},               401, 403, 403, 503),
     ("api/admin/scraper/<path:path>",         "GET",  "/api/admin/scraper/no.such/route",    None,             401, 403, 403, 404),
+    # the catalog's curator screens and API: admins only (the rows run in order: each admin change bumps rev)
+    ("settings/admin/catalog/",               "GET",  "/settings/admin/catalog/",            None,             302, 403, 403, 200),
+    ("settings/admin/catalog/groups/<str:group_id>/", "GET", "/settings/admin/catalog/groups/nogroup/", None,  302, 403, 403, 404),
+    ("settings/admin/catalog/proposals/",     "GET",  "/settings/admin/catalog/proposals/",  None,             302, 403, 403, 200),
+    ("settings/admin/catalog/history/",       "GET",  "/settings/admin/catalog/history/",    None,             302, 403, 403, 200),
+    ("settings/admin/catalog/manga/<str:name>/", "GET", f"/settings/admin/catalog/manga/{MOON}/", None,        302, 403, 403, 200),
+    ("settings/admin/catalog/manga/<str:name>/", "GET", "/settings/admin/catalog/manga/Invented/", None,       302, 403, 403, 404),
+    ("api/admin/catalog",                     "GET",  "/api/admin/catalog",                  None,             401, 403, 403, 200),
+    ("api/admin/catalog/relations",           "POST", "/api/admin/catalog/relations",        {"rev": 0, **RELATION}, 401, 403, 403, 200),
+    ("api/admin/catalog/relations/delete",    "POST", "/api/admin/catalog/relations/delete", {"rev": 1, **RELATION}, 401, 403, 403, 200),
+    ("api/admin/catalog/groups",              "POST", "/api/admin/catalog/groups",           {"rev": 2, "name": "G", "members": ["Moon Garden"]}, 401, 403, 403, 200),
+    ("api/admin/catalog/groups/move",         "POST", "/api/admin/catalog/groups/move",      {"rev": 3, "id": "nope", "member": "x", "to": 0}, 401, 403, 403, 404),
+    ("api/admin/catalog/groups/delete",       "POST", "/api/admin/catalog/groups/delete",    {"rev": 3, "id": "nope"}, 401, 403, 403, 404),
+    ("api/admin/catalog/overrides",           "POST", "/api/admin/catalog/overrides",        {"rev": 3, "m": "Moon Garden", "tags": ["x"]}, 401, 403, 403, 200),
+    ("api/admin/catalog/overrides",           "POST", "/api/admin/catalog/overrides",        {"rev": 3, "m": "Moon Garden"}, 401, 403, 403, 409),
+    ("api/admin/catalog/proposals",           "POST", "/api/admin/catalog/proposals",        {"proposals": []}, 401, 403, 403, 200),
+    ("api/admin/catalog/proposals/decide",    "POST", "/api/admin/catalog/proposals/decide", {"rev": 4, "id": "nope", "accept": True}, 401, 403, 403, 404),
 ]
 PERSONAS = ("anonymous", "user", "other", "admin")
 FRESH_SESSION = {"/api/logout", "/komga/api/logout"}  # rows that end the session they use run on a session of their own
@@ -219,6 +241,7 @@ RESTRICTED = {
     ("GET", f"/lib-thumb/{MOON}/b01%20Spring/c0001%20Seeds/001.png"): 404,
     ("GET", f"/download/{MOON}/1/2/"): 404,
     ("GET", f"/download/{MOON}/1/"): 404,
+    ("POST", "/api/discovery/dismiss"): 404,
 }
 ALWAYS_AS_OTHER = {  # rows naming Moon Garden whose answer does not depend on seeing it
     ("POST", "/api/reading/pulse"),  # the reading clock is off: 403 before any lookup
@@ -226,6 +249,12 @@ ALWAYS_AS_OTHER = {  # rows naming Moon Garden whose answer does not depend on s
     ("GET", f"/lib-thumb/{MOON}/manga.json"),
     ("GET", f"/api/chapter?m={MOON}&c=9/9"),  # no such chapter: 404 either way
     ("GET", f"/download/{MOON}/1/9/"),
+    # the curators' routes: admins only, so 403 before any lookup
+    ("GET", f"/settings/admin/catalog/manga/{MOON}/"),
+    ("POST", "/api/admin/catalog/groups"),
+    ("POST", "/api/admin/catalog/overrides"),
+    ("POST", "/api/admin/catalog/relations"),
+    ("POST", "/api/admin/catalog/relations/delete"),
 }
 
 

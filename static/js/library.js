@@ -8,8 +8,7 @@
   const grid = document.getElementById("grid");
   const empty = document.getElementById("grid-empty");
   const count = document.getElementById("library-count");
-  const continueRow = document.querySelector(".continue");
-  const recentRow = document.querySelector(".recent");
+  const topRows = document.querySelectorAll(".continue, .recent, .story"); // continue, recently added, discover, Reading Story
   const chips = document.getElementById("chips");
   const facets = document.getElementById("facets");
   let shown = start.shown;
@@ -98,8 +97,7 @@
     count.textContent = ask.q ? total + " of " + result.count : String(result.count);
     empty.hidden = total > 0;
     if (!total) empty.textContent = result.count ? "No manga match “" + ask.q + "”." : "The library is empty.";
-    if (continueRow) continueRow.hidden = Boolean(ask.q);
-    if (recentRow) recentRow.hidden = Boolean(ask.q);
+    topRows.forEach((row) => { row.hidden = Boolean(ask.q); });
     if (!append) {
       showChips(result.filters);
       showFacets(result.facets);
