@@ -204,6 +204,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "accounts.middleware.SessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "mangacircus.middleware.ErrorPageMiddleware",  # the styled error page for an empty error answer
 ]
 
 ROOT_URLCONF = "mangacircus.urls"
