@@ -119,7 +119,8 @@
   // Sources & search: search a source and add a series; the folder source takes a path.
 
   async function renderSources() {
-    const { sources } = await call("sources");
+    // The daemon imports the folders, so its SCRAPER_IMPORT_ROOTS are the ones that count.
+    const { sources, importRoots } = await call("sources");
     const select = h("select", { name: "source", "aria-label": "Source" }, sources.map((s) => h("option", { value: s.key }, s.name)));
     const query = h("input", { type: "search", name: "q", placeholder: "Title", "aria-label": "Search" });
     const results = h("div", { className: "sc-results" });
@@ -138,9 +139,10 @@
       e.preventDefault();
       act("series", { source: "folder", id: path.value.replace(/^\s+/, "") }, "Import queued", false);
     } }, h("h2", null, "Import a folder on the server"),
-      h("p", { className: "muted" }, DATA.importRoots.length ? `Allowed under: ${DATA.importRoots.join(", ")}` : "Folder imports are off: set SCRAPER_IMPORT_ROOTS."),
+      h("p", { className: "muted" }, importRoots.length ? `Allowed under: ${importRoots.join(", ")}`
+        : "Folder imports are off: set SCRAPER_IMPORT_ROOTS for the scraper (runscraper) and restart it."),
       h("label", null, "Path (a folder of images, of chapter folders, or of CBZ/ZIP files)", path),
-      h("button", { className: "primary", disabled: !DATA.importRoots.length }, "Import")) : null;
+      h("button", { className: "primary", disabled: !importRoots.length }, "Import")) : null;
     show(h("form", { className: "card sc-form", onsubmit: search }, h("h2", null, "Search a source"),
       h("div", { className: "sc-row" }, select, query, h("button", { className: "primary" }, "Search"))), results, folder);
   }
