@@ -50,8 +50,11 @@ def notifications(request):
     if request.method == "POST":
         post = request.POST
         if post.get("action") == "test":
-            announce.send_test(name)
-            messages.success(request, "A test notification is on its way.")
+            delivered, what = announce.send_test(name)
+            if delivered:
+                messages.success(request, f"Test notification delivered: {what}.")
+            else:
+                messages.error(request, f"The test notification was not delivered: {what}.")
         else:
             prefs.update_settings(name, prefs.validate_settings(
                 {"webhook": post.get("webhook", ""), "webhookFormat": post.get("webhookFormat", "")}))
