@@ -48,7 +48,7 @@ def _check_signup_open(local, setup_code):
     if not first and settings.SIGNUP != "open":
         raise Forbidden("sign-up is closed; ask an admin for an account")
     if first and not local and not setup.matches(setup_code):
-        raise Forbidden("the first account needs the setup code from the server's log (or `python manage.py "
+        raise Forbidden("the first account needs the setup code from the server's log (or `.venv/bin/python manage.py "
                         "setupcode` on the server), unless it is made in a browser on the server itself")
     return first
 
