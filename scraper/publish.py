@@ -112,7 +112,9 @@ class Library:
                 meta = orjson.loads(chapter_json.read_bytes())
             except (OSError, orjson.JSONDecodeError):
                 continue
-            if isinstance(meta, dict) and meta.get("source") == source and isinstance(meta.get("sourceId"), str):
+            # Older chapter.json files name the module in "source".
+            if (isinstance(meta, dict) and meta.get("module", meta.get("source")) == source
+                    and isinstance(meta.get("sourceId"), str)):
                 found[meta["sourceId"]] = str(chapter_json.parent.relative_to(path))
         return found
 

@@ -10,7 +10,7 @@
   let timer = null;
 
   const call = (path, body) => api(BASE + path, body);
-  const when = (ms) => (ms ? new Date(ms).toLocaleString() : "—");
+  const when = (ms) => (ms ? formatDate(ms, true) : "—");
   const table = (head, rows) => h("table", { className: "sc-table" },
     h("thead", null, h("tr", null, head.map((t) => h("th", null, t)))),
     h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: head.length, className: "muted" }, "Nothing here."))));
@@ -23,6 +23,7 @@
     try {
       await fn();
       offline.hidden = true;
+      return true;
     } catch (error) {
       if (error.status === 503) {
         offline.hidden = false;
@@ -31,11 +32,12 @@
       } else {
         toast(error.message, "error");
       }
+      return false;
     }
   }
 
   async function act(path, body, message, rerender = true) {
-    await guarded(async () => {
+    return guarded(async () => {
       await call(path, body || {});
       if (message) toast(message);
       if (rerender) await render();
@@ -53,7 +55,7 @@
       if (p.pages) parts.push(h("progress", { max: p.pages, value: p.page }));
     }
     if (status.waiting) parts.push(h("span", { className: "muted" }, ` · waiting: ${status.waiting.reason}` +
-      (status.waiting.until ? ` until ${new Date(status.waiting.until).toLocaleTimeString()}` : "")));
+      (status.waiting.until ? ` until ${formatDate(status.waiting.until, true)}` : "")));
     const toggle = status.paused
       ? h("button", { type: "button", className: "primary", onclick: () => act("resume", {}, "Resumed") }, "Resume")
       : h("button", { type: "button", onclick: () => act("pause", {}, "Paused at a page boundary") }, "Pause");
@@ -128,10 +130,21 @@
       event.preventDefault();
       results.replaceChildren(h("p", { className: "muted" }, "Searching…"));
       await guarded(async () => {
-        const data = await call(`search?source=${encodeURIComponent(select.value)}&q=${encodeURIComponent(query.value)}`);
+        const source = select.value;
+        const [data, { series }, { jobs }] = await Promise.all([
+          call(`search?source=${encodeURIComponent(source)}&q=${encodeURIComponent(query.value)}`), call("series"), call("jobs")]);
+        // Subscribed: a series of this source, or one whose "add" job has not finished yet.
+        const adding = jobs.filter((j) => j.kind === "add" && j.source === source && ["queued", "running"].includes(j.state));
+        const subscribed = new Set([...series.filter((s) => s.source === source), ...adding.map((j) => ({ id: j.series }))].map((s) => s.id));
+        const add = (r) => {
+          const button = h("button", { type: "button", onclick: async () => {
+            if (await act("series", { source, id: r.id }, `Adding ${r.title}`, false)) button.replaceWith(h("span", { className: "muted" }, "Subscribed"));
+          } }, "Add");
+          return button;
+        };
         results.replaceChildren(table(["Title", "Id", ""], data.results.map((r) => h("tr", null,
           h("td", null, r.title), h("td", { className: "sc-wrap muted" }, r.id),
-          h("td", null, h("button", { type: "button", onclick: () => act("series", { source: select.value, id: r.id }, `Adding ${r.title}`, false) }, "Add"))))));
+          h("td", null, subscribed.has(r.id) ? h("span", { className: "muted" }, "Subscribed") : add(r))))));
       });
     };
     const path = h("input", { type: "text", name: "path", placeholder: "/srv/import/Some Manga", "aria-label": "Folder path" });

@@ -52,6 +52,8 @@ def test_it_imports_cbz_files_from_the_admin_screen_and_they_become_readable(
         seconds = time.monotonic() - queued
         assert manga and sum(len(b["chapters"]) for b in manga["books"]) == 2, manga
         print(f"import queued → both chapters listed by /api/manga in {seconds:.1f} s")
+        # Labelled with the folder's bracket, as in the library, not with the module's key.
+        assert {v["source"] for b in manga["books"] for c in b["chapters"] for v in c["versions"]} == {"Import"}
 
         page.goto(reader.url + "/read/Sky%20Pirates/0/1/")
         page.wait_for_function("() => window.mcReader && window.mcReader.page === 0")
