@@ -10,7 +10,8 @@ from mangacircus.pages import page, render_section
 from . import announce, prefs
 
 READING_FLAGS = [
-    ("adapt", "Use a fitting mode for content that needs one (webtoons open in Flow)"),
+    ("adapt", "Use a fitting mode for content that needs one (webtoons open in Flow, Book opens as Page on an "
+              "upright phone)"),
     ("skipExtras", "Skip extra pages (credits, ads)"),
     ("skipCovers", "Skip cover pages"),
     ("flowPageGap", "Show a gap between pages in Flow mode"),
