@@ -33,3 +33,16 @@ def test_it_fits_the_viewport_with_a_32_character_name(server, admin, browser, v
         assert page.locator("td.nowrap").first.inner_text().count("-") == 2
     finally:
         context.close()
+
+
+@pytest.mark.browser
+def test_it_shows_every_settings_tab_on_a_phone_the_admin_ones_too(server, admin, phone):
+    phone.add_cookies([{"name": "sid", "value": admin.cookies["sid"], "url": server.url}])
+    page = phone.new_page()
+    page.goto(server.url + "/settings/user/profile/")
+    tabs = page.evaluate("""[...document.querySelectorAll('.settings-nav a')].map(a => {
+      const r = a.getBoundingClientRect();
+      const whole = r.width + 1 >= a.scrollWidth;
+      return {label: a.textContent.trim(), inside: r.left >= 0 && r.right <= innerWidth && whole}; })""")
+    assert {"label": "Users", "inside": True} in tabs and {"label": "Notifications", "inside": True} in tabs
+    assert all(tab["inside"] for tab in tabs), tabs
