@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 # `python manage.py` not preceded by the .venv path; inside the container (`docker compose exec
 # reader python manage.py`) the image's python is the project's.
-BARE = re.compile(r"(?<![/\w])(?<!reader )python3? manage\.py")
+BARE = re.compile(r"(?<![/\w])(?<!reader )python3? (manage\.py|-m bench)")
 COMMAND = re.compile(r"\.venv/bin/python manage\.py (\w+)")
 
 
