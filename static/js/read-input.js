@@ -11,6 +11,7 @@
   const SWIPE_MS = 800;
   const DRAG_MIN = 6;
   const KEY_STEP = 0.05;
+  const PAN_STEP = 0.2; // of the screen, per Shift+arrow
 
   let R = null;
 
@@ -211,6 +212,12 @@
     if (e.target.closest && e.target.closest("input, select, textarea")) return;
     const paged = R.mode !== "flow";
     const tall = R.canvasSize.h > R.viewport.h + 1;
+    const pan = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+    if (e.shiftKey && pan) { // Shift+arrows pan a zoomed page, as a mouse drag does
+      R.scroller.scrollBy(pan[0] * R.viewport.w * PAN_STEP, pan[1] * R.viewport.h * PAN_STEP);
+      e.preventDefault();
+      return;
+    }
     let handled = true;
     switch (e.key) {
       case "ArrowLeft": side("left"); break;
