@@ -54,7 +54,7 @@ def test_it_turns_pages_from_the_margins_beside_the_page_up_to_the_viewport_edge
 
 
 def test_it_uses_the_zones_of_the_visible_spread_left_to_right(srv, phone, reader_on):
-    reader = reader_on(phone, srv, startMode="book").open("Iron Harbor", 1, 1)
+    reader = reader_on(phone, srv, startMode="book", adapt=False).open("Iron Harbor", 1, 1)
     reader.page.touchscreen.tap(350, 420)
     assert page_index(reader) == 1  # ltr: right is next
     reader.page.touchscreen.tap(350, 420)
