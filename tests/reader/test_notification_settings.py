@@ -9,13 +9,16 @@ from tests.reader.webhook_target import Target
 from tests.support.forms import post_form
 
 
-def test_it_sends_a_test_notification_to_an_allowed_webhook(data_dir, library_dir, desktop):
+@pytest.mark.browser
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_it_sends_a_test_notification_to_an_allowed_webhook(data_dir, library_dir, size, request):
+    context = request.getfixturevalue(size)
     target = Target()
     srv = Server(data_dir, library_dir, env={"WEBHOOK_ALLOW": "127.0.0.1"}).start()
     try:
         admin = srv.client().signup("admin")
-        desktop.add_cookies([{"name": "sid", "value": admin.cookies["sid"], "url": srv.url}])
-        page = desktop.new_page()
+        context.add_cookies([{"name": "sid", "value": admin.cookies["sid"], "url": srv.url}])
+        page = context.new_page()
         page.goto(srv.url + "/settings/user/notifications/")
         page.fill("input[name=webhook]", target.url + "/topic")
         page.select_option("select[name=webhookFormat]", "gotify")
