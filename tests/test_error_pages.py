@@ -27,3 +27,10 @@ def test_it_shows_the_error_page_in_a_browser_with_a_way_back(server, admin, rea
     assert page.locator("main h1").inner_text() == "405"
     page.click("text=Back to the library")
     page.wait_for_url(server.url + "/")
+
+
+def test_it_shows_the_styled_page_for_a_form_without_its_csrf_token(server, admin):
+    status, _, html = admin.request("POST", "/settings/user/profile/", raw=b"old=x&new=y&new2=y",
+                                    headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 403
+    assert b"<h1>403</h1>" in html and b"reload the page" in html and b"Back to the library" in html
