@@ -93,7 +93,7 @@ def server_rows(work, library, index_pages, opts, say):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=".venv/bin/python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--preset", choices=sorted(generate.PRESETS), default="large")
     parser.add_argument("--dir", help="working folder (default bench/out/<preset>)")
     parser.add_argument("--seconds", type=float, help="load seconds per route and concurrency")

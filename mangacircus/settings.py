@@ -210,6 +210,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "accounts.middleware.SessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "mangacircus.middleware.ErrorPageMiddleware",  # the styled error page for an empty error answer
 ]
 
 ROOT_URLCONF = "mangacircus.urls"
@@ -233,6 +234,7 @@ TEMPLATES = [
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 CSRF_COOKIE_HTTPONLY = True
+CSRF_FAILURE_VIEW = "mangacircus.pages.csrf_failure"  # the styled error page
 CSRF_COOKIE_SECURE = COOKIE_SECURE
 CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -194,6 +194,12 @@
     if (shown && Math.abs(top - scrollBase) > HIDE_AFTER_SCROLL) hide(true);
   }
 
+  /** The reader moved the scroll itself (a zoom re-laid out the pages): that is no reader's scroll,
+      so it must not hide the bars the 100 % button is on. */
+  function rebase() {
+    scrollBase = R.scroller.scrollTop;
+  }
+
   function hintOnce() {
     const family = R.mode === "flow" ? "flow" : "paged";
     const key = "mc.reader.hint." + family;
@@ -212,7 +218,7 @@
   }
 
   MCR.bars = {
-    build, update, show, hide, toggle, scrolled,
+    build, update, show, hide, toggle, scrolled, rebase,
     get shown() { return shown; },
     get hinting() { return el.hint.classList.contains("rd-hint-on"); },
   };
