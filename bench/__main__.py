@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import apps, archives, dbflush, generate, loadgen, peering, proxy, scanning, scraper_bench, serving
+from . import apps, archives, catalog_bench, dbflush, generate, loadgen, peering, proxy, scanning, scraper_bench, serving
 from .report import machine, table
 
 # Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs.
@@ -75,6 +75,10 @@ def server_rows(work, library, index_pages, opts, say):
     try:
         say("routes under load")
         rows += serving.route_rows(server, cookies, generate.LONG, opts["seconds"], client_cpus)
+        say("catalog: discovery and the manga page with relations")
+        admin = serving.Client("127.0.0.1", server.port)
+        admin.cookies["sid"] = cookies[0]
+        rows += catalog_bench.server_rows(server, admin, opts["seconds"], client_cpus)
         say("/lib/ against nginx")
         direct, via = serving.Client("127.0.0.1", server.port), serving.Client("127.0.0.1", handoff.port)
         direct.cookies["sid"] = via.cookies["sid"] = cookies[0]
@@ -89,7 +93,7 @@ def server_rows(work, library, index_pages, opts, say):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=".venv/bin/python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--preset", choices=sorted(generate.PRESETS), default="large")
     parser.add_argument("--dir", help="working folder (default bench/out/<preset>)")
     parser.add_argument("--seconds", type=float, help="load seconds per route and concurrency")
@@ -129,6 +133,8 @@ def main(argv=None):
     sizes = opts["flush"]
     for mb in sizes:
         rows.append(dbflush.flush_row(work / "flush", mb, 9, FLUSH_LIMIT_MS if mb == sizes[-1] else None))
+    say("catalog.json load and flush")
+    rows += catalog_bench.file_rows(work / "catalog")
     rows += server_rows(work, library, index_counts, opts, say)
     rows += scraper_bench.rows(say)
     say("reading apps (/komga/)")

@@ -23,6 +23,8 @@ OWNERS = {
     "known": "reader.announce",
     "apikeys": "accounts.apikeys",
     "server": "reader.serverprefs",
+    "restrictions": "reader.access",
+    "dismissed": "reader.dismissals",
 }
 
 _db = None  # the open JsonFile

@@ -85,3 +85,10 @@ def page(auth="user", back=None):
         return wrapper
 
     return decorate
+
+
+def csrf_failure(request, reason=""):
+    """A form posted without this site's CSRF token (settings.CSRF_FAILURE_VIEW): the styled error
+    page rather than Django's bare one. The JSON API is exempt and never gets here."""
+    return error_page(request, Forbidden.status,
+                      "this form is out of date or was sent from another site; reload the page and try again")

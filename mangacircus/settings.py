@@ -195,9 +195,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "mangacircus",
     "accounts",
+    "catalog",  # before reader: catalog.json is open when the reader's caches are first built
     "reader",
     "library",
-    "catalog",
     "scraper",
 ]
 
@@ -212,6 +212,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "accounts.middleware.SessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "mangacircus.middleware.ErrorPageMiddleware",  # the styled error page for an empty error answer
 ]
 
 ROOT_URLCONF = "mangacircus.urls"
@@ -235,6 +236,7 @@ TEMPLATES = [
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 CSRF_COOKIE_HTTPONLY = True
+CSRF_FAILURE_VIEW = "mangacircus.pages.csrf_failure"  # the styled error page
 CSRF_COOKIE_SECURE = COOKIE_SECURE
 CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True

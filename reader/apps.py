@@ -9,8 +9,9 @@ class ReaderConfig(AppConfig):
     def ready(self):
         from mangacircus.pages import settings_section
 
-        # The owners of db.json's reader sections register their hooks on import.
-        from . import announce, notes, peer_actions, progress, reading, serverprefs, social, votes  # noqa: F401
+        # The owners of db.json's reader sections register their hooks on import (access also
+        # registers its rule with library.guard for /lib/ and the thumbnails).
+        from . import access, announce, dismissals, notes, peer_actions, progress, reading, serverprefs, social, votes  # noqa: F401,E501
 
         peer_actions.register()
 
@@ -28,13 +29,17 @@ class ReaderConfig(AppConfig):
         peers.check_store()
 
     def start_runtime(self):
+        from catalog import store as catalog_store
         from library import service as library_service
 
-        from . import announce, peers, summaries, webhooks
+        from . import access, announce, discovery, peers, summaries, webhooks
 
         peers.open_store()
+        discovery.reset()
+        catalog_store.on_change(summaries.forget)
         webhooks.start()
         library_service.on_scan(summaries.on_scan)
+        library_service.on_scan(access.on_scan)
         library_service.on_scan(announce.on_scan)
 
     def stop_runtime(self):

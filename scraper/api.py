@@ -220,7 +220,8 @@ def resume(d, body, query):
 
 
 def list_sources(d, body, query):
-    return {"sources": [{**s.describe(), "interval": d.pace_for(s)} for s in sources.all_sources()]}
+    return {"sources": [{**s.describe(), "interval": d.pace_for(s)} for s in sources.all_sources()],
+            "importRoots": [str(root) for root in d.local.roots]}
 
 
 def search(d, body, query):

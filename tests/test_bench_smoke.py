@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 ROWS = [
     "full scan, new library", "shallow check, nothing changed", "index memory (tracemalloc)",
-    "db.json flush, 0.2 MB", "db.json flush, 1 MB", "start to first 200 of /api/library",
+    "db.json flush, 0.2 MB", "db.json flush, 1 MB",
+    "catalog.json load, 10k rel. + 1k groups", "catalog.json flush, 10k rel. + 1k groups",
+    "GET /api/discovery, a quarter read", "manga page, 20 relations", "start to first 200 of /api/library",
     *(f"{route}, {n}" for n in ("1 client", "16 clients")
       for route in ("GET /api/chapter", "POST /api/progress", "GET /api/library", "GET / (library page)")),
     "/lib/ image, gunicorn alone, 16 clients", "/lib/ image, nginx + hand-off, 16 clients",

@@ -25,3 +25,14 @@ def ms_date(ms):
 def ms_datetime(ms):
     moment = _local(ms)
     return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
+
+
+@register.filter
+def ms_duration(ms):
+    """Milliseconds of reading → "1 h 05 min", "12 min", "under a minute"."""
+    if not isinstance(ms, int) or ms <= 0:
+        return "0 min"
+    minutes = round(ms / 60000)
+    if minutes == 0:
+        return "under a minute"
+    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
