@@ -13,7 +13,19 @@ import sys
 import time
 from pathlib import Path
 
-from . import apps, archives, catalog_bench, dbflush, generate, loadgen, peering, proxy, scanning, scraper_bench, serving
+from . import (
+    apps,
+    archives,
+    catalog_bench,
+    dbflush,
+    generate,
+    loadgen,
+    peering,
+    proxy,
+    scanning,
+    scraper_bench,
+    serving,
+)
 from .report import machine, table
 
 # Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs.

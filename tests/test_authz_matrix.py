@@ -255,6 +255,7 @@ RESTRICTED = {
     ("POST", "/api/discovery/dismiss"): 404,
 }
 ALWAYS_AS_OTHER = {  # rows naming Moon Garden whose answer does not depend on seeing it
+    ("GET", f"/api/peer/page?m={MOON}&v=b01%20Spring/c0001%20Seeds&f=001.png"),  # a peer's secret only: 401 first
     ("POST", "/api/reading/pulse"),  # the reading clock is off: 403 before any lookup
     ("GET", f"/lib/{MOON}/manga.json"),  # not an image: 404 either way
     ("GET", f"/lib-thumb/{MOON}/manga.json"),
