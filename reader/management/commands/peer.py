@@ -55,7 +55,7 @@ class Command(BaseCommand):
             payload["accept"] = self._secret(accept_secret_file, "accepted")
         answer = peer_actions.run("peer-add", payload)
         self.stdout.write(f"added peer {name} at {answer['peer']['url']}; it shares nothing yet "
-                          f"(`peer share {name} all` or a list of manga)")
+                          f"(`.venv/bin/python manage.py peer share {name} all`, or a list of manga)")
         if not accept_secret_file:
             self.stdout.write(f"the secret {name} must present to this server (shown only now): {answer['accept']}")
 
@@ -109,6 +109,6 @@ def _scraper(method, path, body):
         return response.status, orjson.loads(response.read(1 << 20) or b"{}")
     except (OSError, http.client.HTTPException, orjson.JSONDecodeError) as e:
         raise CommandError(f"the scraper daemon does not answer at {settings.SCRAPER_URL} ({e}); "
-                           "start it with `manage.py runscraper`") from None
+                           "start it with `.venv/bin/python manage.py runscraper`") from None
     finally:
         conn.close()
