@@ -7,7 +7,13 @@ class ScraperConfig(AppConfig):
     poll = None
 
     def ready(self):
+        from mangacircus import backups
         from mangacircus.pages import settings_section
+
+        from . import client
+
+        # A backup pauses the daemon (under a lease) while it takes DATA.
+        backups.register_pause(client.pause_for_backup)
 
         # The section's link is the screen's entry, which opens the Queue tab.
         settings_section("admin", "scraper", "Scraper", "mc-admin-scraper-home", order=30)

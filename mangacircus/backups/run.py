@@ -1,0 +1,247 @@
+"""One backup run, retention, and the schedule thread (docs/backup.md).
+
+A run:
+1. Ask every registered pauser to pause (the scraper finishes its page and saves its checkpoint;
+   its pause is a lease that ends by itself if this process dies). Not running is fine.
+2. Collect DATA: the state files held in memory from their snapshots, taken under their locks,
+   everything else from disk, caches and secrets left out (archive.collect).
+3. Resume the pausers: what is backed up is in memory now, so the scraper waits only for step 2.
+4. Write BACKUP/mangacircus-YYYYMMDD-HHMMSS.tar.gz.part (mode 0600), fsync it.
+5. Verify it: read every member back against the manifest.
+6. Rename it to the final name and fsync BACKUP, so a final name is always a whole, verified archive.
+7. Apply retention, record the run in backup.json.
+A failure at any step removes the .part, leaves earlier archives alone, records the run as failed
+and a `backup-failed` incident.
+"""
+import datetime
+import logging
+import os
+import re
+import shutil
+import threading
+import time
+
+from django.conf import settings
+
+from .. import incidents
+from ..errors import Conflict, Invalid
+from ..jsonfile import fsync_dir
+from . import archive, pausers, snapshots, state
+
+log = logging.getLogger(__name__)
+
+NAME = re.compile(r"mangacircus-(\d{8})-(\d{6})(?:-(\d+))?\.tar\.gz")
+PAUSE_LEASE = 600  # seconds: the scraper resumes by itself if nobody resumes it by then
+
+_running = threading.Lock()
+_progress = {}
+
+
+def folder():
+    if settings.BACKUP is None:
+        raise Invalid("BACKUP is not set: set it to a folder for the archives (docs/backup.md)")
+    return settings.BACKUP
+
+
+def progress():
+    """The run in progress ({step, started, ...}) or None."""
+    return dict(_progress) if _progress else None
+
+
+def _step(text, **more):
+    _progress.update(step=text, **more)
+    log.info("backup: %s", text)
+
+
+def run(trigger="manual"):
+    """Run one backup now; -> the recorded run. Conflict when one runs already."""
+    target = folder()
+    if not _running.acquire(blocking=False):
+        raise Conflict("a backup is running already")
+    started = time.time()
+    _progress.clear()
+    _progress.update(started=int(started * 1000), trigger=trigger)
+    part = None
+    record = {"started": int(started * 1000), "trigger": trigger, "ok": False, "archive": None}
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        name = _new_name(target, started)
+        part = target / (name + ".part")
+        entries = _snapshot()
+        _step("writing the archive", files=len(entries))
+        manifest = archive.write(part, entries, lambda done, total: _progress.update(written=done))
+        _step("verifying the archive")
+        archive.read(part)
+        final = target / name
+        os.replace(part, final)
+        fsync_dir(target)
+        part = None
+        record.update(ok=True, archive=name, size=final.stat().st_size, files=len(manifest["files"]))
+        state.add_run({**record, "finished": int(time.time() * 1000)})
+        _step("applying retention")
+        record["removed"] = apply_retention(target)
+    except (OSError, archive.ArchiveError) as e:
+        message = f"{e.strerror or e}" if isinstance(e, OSError) else str(e)
+        if isinstance(e, OSError) and e.filename:
+            message += f" ({e.filename})"
+        record["error"] = message
+        incidents.record("backup-failed", "reader", f"the backup failed: {message}", data_dir=settings.DATA)
+        log.error("backup failed: %s", message)
+        state.add_run({**record, "finished": int(time.time() * 1000)})
+    finally:
+        if part is not None:
+            try:
+                part.unlink()
+            except OSError:
+                pass
+        _progress.clear()
+        _running.release()
+    record["finished"] = int(time.time() * 1000)
+    return record
+
+
+def _snapshot():
+    resumes = []
+    _step("pausing the scraper")
+    try:
+        for pause in pausers():
+            try:
+                resume = pause(PAUSE_LEASE)
+            except Exception as e:  # a pauser that fails must not stop the backup
+                log.warning("backup: could not pause: %s", e)
+                continue
+            if resume:
+                resumes.append(resume)
+        _step("taking the data")
+        skip = [folder()] if folder().resolve().is_relative_to(settings.DATA.resolve()) else []
+        return archive.collect(settings.DATA, snapshots(), skip=skip)
+    finally:
+        for resume in resumes:
+            try:
+                resume()
+            except Exception as e:
+                log.warning("backup: could not resume (the lease ends it): %s", e)
+
+
+def _new_name(target, started):
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(started))
+    name, n = f"mangacircus-{stamp}.tar.gz", 1
+    while (target / name).exists() or (target / (name + ".part")).exists():
+        n += 1
+        name = f"mangacircus-{stamp}-{n}.tar.gz"
+    return name
+
+
+def archives(target=None):
+    """Final-named archives in BACKUP, newest first: [(name, datetime)]."""
+    target = target or folder()
+    found = []
+    try:
+        names = os.listdir(target)
+    except FileNotFoundError:
+        return []
+    for name in names:
+        match = NAME.fullmatch(name)
+        if match:
+            when = datetime.datetime.strptime(match[1] + match[2], "%Y%m%d%H%M%S")
+            found.append((name, when, int(match[3] or 1)))
+    found.sort(key=lambda a: (a[1], a[2]), reverse=True)
+    return [(name, when) for name, when, _ in found]
+
+
+def keep_set(found, keep, weeks, verified):
+    """Names to keep among `found` (newest first): the newest `keep`, the newest of each of the
+    last `weeks` weeks, and always the newest verified archive."""
+    kept = {name for name, _ in found[:keep]}
+    if weeks and found:
+        newest = found[0][1]
+        seen = set()
+        for name, when in found:
+            week = when.isocalendar()[:2]
+            if newest - when < datetime.timedelta(weeks=weeks) and week not in seen:
+                seen.add(week)
+                kept.add(name)
+    newest_verified = next((name for name, _ in found if name in verified), None)
+    if newest_verified:
+        kept.add(newest_verified)
+    return kept
+
+
+def apply_retention(target=None):
+    """Delete archives outside the keep set; -> the names deleted."""
+    target = target or folder()
+    retention = state.current()["retention"]
+    found = archives(target)
+    kept = keep_set(found, retention["keep"], retention["weeks"], set(state.verified_archives()))
+    removed = []
+    for name, _ in found:
+        if name not in kept:
+            try:
+                (target / name).unlink()
+                removed.append(name)
+            except OSError as e:
+                log.warning("retention: cannot delete %s: %s", name, e)
+    if removed:
+        fsync_dir(target)
+    return removed
+
+
+def summary():
+    """What the admin screen and GET /api/admin/backup show."""
+    data = {"enabled": settings.BACKUP is not None, "folder": str(settings.BACKUP or ""), "running": progress(),
+            **state.current()}
+    if settings.BACKUP is not None:
+        verified = set(state.verified_archives())
+        data["archives"] = []
+        for name, when in archives():
+            try:
+                size = (settings.BACKUP / name).stat().st_size
+            except OSError:
+                continue
+            data["archives"].append({"name": name, "size": size, "verified": name in verified})
+        try:
+            data["free"] = shutil.disk_usage(settings.BACKUP).free
+        except OSError:
+            data["free"] = None
+    return data
+
+
+class Scheduler:
+    """In the reader: checks every `interval` seconds whether a scheduled backup is due."""
+
+    def __init__(self, interval=30):
+        self.interval = interval
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name="backup schedule", daemon=True)
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self):
+        self.stopped.set()
+
+    def _loop(self):
+        while not self.stopped.wait(self.interval):
+            if settings.BACKUP is None or _running.locked():
+                continue
+            try:
+                if state.due(datetime.datetime.now().astimezone()):
+                    run("schedule")
+            except Exception:
+                log.exception("scheduled backup")
+
+
+def run_in_background(trigger="manual"):
+    """Start a run in a thread (the admin screen's "Back up now"); Conflict when one runs."""
+    folder()
+    if _running.locked():
+        raise Conflict("a backup is running already")
+    threading.Thread(target=_quiet_run, args=(trigger,), name="backup", daemon=True).start()
+
+
+def _quiet_run(trigger):
+    try:
+        run(trigger)
+    except Conflict:
+        pass
