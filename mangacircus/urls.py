@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("reader.read_urls")),
     path("", include("catalog.urls")),
     path("", include("scraper.urls")),
+    path("", include("mangacircus.ops_urls")),
     path("api/local/<str:action>", localadmin.view, name="mc-local-admin"),
 ]
 

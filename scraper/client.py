@@ -42,5 +42,6 @@ def pause_for_backup(lease):
     except Offline:
         return None
     if status != 200:
-        raise RuntimeError(f"the scraper answered {status} to the pause: {data.get('error') if isinstance(data, dict) else data}")
+        error = data.get("error") if isinstance(data, dict) else data
+        raise RuntimeError(f"the scraper answered {status} to the pause: {error}")
     return lambda: call("POST", "/resume", {"lease": True}, timeout=10.0)

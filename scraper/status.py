@@ -6,7 +6,7 @@ import time
 import orjson
 
 from mangacircus import incidents
-from mangacircus.jsonfile import write_atomic
+from mangacircus.jsonfile import StateFileError, read_capped, write_atomic
 
 
 class StatusFile:
@@ -24,3 +24,15 @@ class StatusFile:
 def append_incident(data_dir, kind, message, **details):
     """An incident of the scraper in DATA/incidents.jsonl (mangacircus/incidents.py)."""
     return incidents.record(kind, "scraper", message, data_dir=data_dir, **details)
+
+
+def health():
+    """The scraper's part of GET /api/admin/health, from its heartbeat (no call to the daemon)."""
+    from django.conf import settings
+
+    try:
+        beat = orjson.loads(read_capped(settings.DATA / "scraper" / "status.json"))
+    except (OSError, ValueError, StateFileError):
+        return {"heartbeat": None, "revision": None, "queued": None}
+    keep = ("state", "updated", "pid", "paused", "revision", "queued", "job")
+    return {"heartbeat": {k: beat.get(k) for k in keep}, "revision": beat.get("revision"), "queued": beat.get("queued")}

@@ -83,7 +83,8 @@ def collect(data_dir, snapshots, skip=()):
 def manifest_for(entries):
     return {
         "format": FORMAT, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "files": {rel: {"size": len(content), "sha256": hashlib.sha256(content).hexdigest()} for rel, content in entries},
+        "files": {rel: {"size": len(content), "sha256": hashlib.sha256(content).hexdigest()}
+                  for rel, content in entries},
     }
 
 

@@ -151,14 +151,19 @@ def archives(target=None):
 
 def keep_set(found, keep, weeks, verified):
     """Names to keep among `found` (newest first): the newest `keep`, the newest of each of the
-    last `weeks` weeks, and always the newest verified archive."""
+    last `weeks` calendar weeks (Monday to Sunday, the newest archive's week being the first),
+    and always the newest verified archive."""
     kept = {name for name, _ in found[:keep]}
+
+    def monday(when):
+        return when.date() - datetime.timedelta(days=when.weekday())
+
     if weeks and found:
-        newest = found[0][1]
+        newest = monday(found[0][1])
         seen = set()
         for name, when in found:
-            week = when.isocalendar()[:2]
-            if newest - when < datetime.timedelta(weeks=weeks) and week not in seen:
+            week = monday(when)
+            if (newest - week).days // 7 < weeks and week not in seen:
                 seen.add(week)
                 kept.add(name)
     newest_verified = next((name for name, _ in found if name in verified), None)
@@ -204,6 +209,14 @@ def summary():
         except OSError:
             data["free"] = None
     return data
+
+
+def health():
+    """The backup's part of GET /api/admin/health."""
+    history = state.current()["history"] if state.is_open() else []
+    ok = next((h for h in history if h.get("ok")), None)
+    return {"enabled": settings.BACKUP is not None, "running": progress() is not None,
+            "last": history[0] if history else None, "lastVerified": ok}
 
 
 class Scheduler:

@@ -51,7 +51,7 @@ class StartAll:
             if check():
                 return
             if self.proc.poll() is not None:
-                raise AssertionError(f"startall exited with {self.proc.returncode} waiting for {what}:\n{self.output()}")
+                raise AssertionError(f"startall exited ({self.proc.returncode}) waiting for {what}:\n{self.output()}")
             time.sleep(0.1)
         raise AssertionError(f"no {what} after {timeout} s:\n{self.output()}")
 

@@ -36,5 +36,6 @@ class Command(BaseCommand):
         if not result.get("ok"):
             raise CommandError(f"the backup failed: {result.get('error')}")
         removed = result.get("removed") or []
+        pruned = f"; retention removed {', '.join(removed)}" if removed else ""
         self.stdout.write(f"backup written and verified: {result['archive']} ({result['size']:,} bytes, "
-                          f"{result['files']} files)" + (f"; retention removed {', '.join(removed)}" if removed else ""))
+                          f"{result['files']} files){pruned}")
