@@ -86,6 +86,7 @@ class Daemon:
 
     def process_one_job(self):
         """Run the next runnable job to an outcome; False when there was none."""
+        self._end_expired_lease()
         if self.shutdown or self.held:
             return False
         job = queue.next_job(self.queue)
@@ -207,11 +208,14 @@ class Daemon:
             queue.set_paused(self.queue, True)
         else:
             self.lease_until = time.monotonic() + lease
+            log.info("paused under a lease of %g s", lease)
         self.interrupt.set()
         return self.idle.wait(wait)
 
     def resume(self, lease_only=False):
         """End the pause; `lease_only` ends only a leased pause, keeping an admin's own pause."""
+        if self.lease_until is not None:
+            log.info("the leased pause ends")
         self.lease_until = None
         if not lease_only:
             queue.set_paused(self.queue, False)

@@ -2,11 +2,12 @@
 
 A run:
 1. Ask every registered pauser to pause (the scraper finishes its page and saves its checkpoint;
-   its pause is a lease that ends by itself if this process dies). Not running is fine.
+   its pause is a lease, backup.json's `pauseLeaseSeconds`, that ends by itself if this process
+   dies). Not running is fine.
 2. Collect DATA: the state files held in memory from their snapshots, taken under their locks,
    everything else from disk, caches and secrets left out (archive.collect).
-3. Resume the pausers: what is backed up is in memory now, so the scraper waits only for step 2.
-4. Write BACKUP/mangacircus-YYYYMMDD-HHMMSS.tar.gz.part (mode 0600), fsync it.
+3. Write BACKUP/mangacircus-YYYYMMDD-HHMMSS.tar.gz.part (mode 0600), fsync it.
+4. Resume the pausers.
 5. Verify it: read every member back against the manifest.
 6. Rename it to the final name and fsync BACKUP, so a final name is always a whole, verified archive.
 7. Apply retention, record the run in backup.json.
@@ -31,7 +32,6 @@ from . import archive, pausers, snapshots, state
 log = logging.getLogger(__name__)
 
 NAME = re.compile(r"mangacircus-(\d{8})-(\d{6})(?:-(\d+))?\.tar\.gz")
-PAUSE_LEASE = 600  # seconds: the scraper resumes by itself if nobody resumes it by then
 
 _running = threading.Lock()
 _progress = {}
@@ -67,9 +67,16 @@ def run(trigger="manual"):
         target.mkdir(parents=True, exist_ok=True)
         name = _new_name(target, started)
         part = target / (name + ".part")
-        entries = _snapshot()
-        _step("writing the archive", files=len(entries))
-        manifest = archive.write(part, entries, lambda done, total: _progress.update(written=done))
+        _remove_leftovers(target)
+        resumes = _pause(state.pause_lease())
+        try:
+            _step("taking the data")
+            skip = [target] if target.resolve().is_relative_to(settings.DATA.resolve()) else []
+            entries = archive.collect(settings.DATA, snapshots(), skip=skip)
+            _step("writing the archive", files=len(entries))
+            manifest = archive.write(part, entries, lambda done, total: _progress.update(written=done))
+        finally:
+            _resume(resumes)
         _step("verifying the archive")
         archive.read(part)
         final = target / name
@@ -80,10 +87,8 @@ def run(trigger="manual"):
         state.add_run({**record, "finished": int(time.time() * 1000)})
         _step("applying retention")
         record["removed"] = apply_retention(target)
-    except (OSError, archive.ArchiveError) as e:
-        message = f"{e.strerror or e}" if isinstance(e, OSError) else str(e)
-        if isinstance(e, OSError) and e.filename:
-            message += f" ({e.filename})"
+    except Exception as e:  # whatever went wrong, the run is recorded as failed with the reason
+        message = _reason(e)
         record["error"] = message
         incidents.record("backup-failed", "reader", f"the backup failed: {message}", data_dir=settings.DATA)
         log.error("backup failed: %s", message)
@@ -100,27 +105,45 @@ def run(trigger="manual"):
     return record
 
 
-def _snapshot():
-    resumes = []
+def _reason(error):
+    if isinstance(error, OSError):
+        return f"{error.strerror or error}" + (f" ({error.filename})" if error.filename else "")
+    if isinstance(error, archive.ArchiveError):
+        return str(error)
+    log.exception("backup")
+    return f"internal error: {error.__class__.__name__}: {error}"
+
+
+def _pause(lease):
     _step("pausing the scraper")
-    try:
-        for pause in pausers():
-            try:
-                resume = pause(PAUSE_LEASE)
-            except Exception as e:  # a pauser that fails must not stop the backup
-                log.warning("backup: could not pause: %s", e)
-                continue
-            if resume:
-                resumes.append(resume)
-        _step("taking the data")
-        skip = [folder()] if folder().resolve().is_relative_to(settings.DATA.resolve()) else []
-        return archive.collect(settings.DATA, snapshots(), skip=skip)
-    finally:
-        for resume in resumes:
-            try:
-                resume()
-            except Exception as e:
-                log.warning("backup: could not resume (the lease ends it): %s", e)
+    resumes = []
+    for pause in pausers():
+        try:
+            resume = pause(lease)
+        except Exception as e:  # a pauser that fails must not stop the backup
+            log.warning("backup: could not pause: %s", e)
+            continue
+        if resume:
+            resumes.append(resume)
+    return resumes
+
+
+def _resume(resumes):
+    for resume in resumes:
+        try:
+            resume()
+        except Exception as e:
+            log.warning("backup: could not resume (its lease ends the pause): %s", e)
+
+
+def _remove_leftovers(target):
+    """A .part is only ever written by the one running backup: any other is from a run that died."""
+    for leftover in target.glob("mangacircus-*.tar.gz.part"):
+        try:
+            leftover.unlink()
+            log.info("backup: removed %s, left by an interrupted run", leftover.name)
+        except OSError:
+            pass
 
 
 def _new_name(target, started):

@@ -1,7 +1,7 @@
 """DATA/backup.json: the schedule, the retention and the history of runs. Owned by this module.
 
     {"schedule": {"every": "off" | "day" | "hours", "at": "HH:MM", "hours": N},
-     "retention": {"keep": N, "weeks": M},
+     "retention": {"keep": N, "weeks": M}, "pauseLeaseSeconds": 600,
      "history": [{"started", "finished", "ok", "archive", "size", "files", "error", "trigger"}, ...]}
 
 Opened with the reader's runtime (or by a `backup` command while no reader runs) as a JsonFile.
@@ -17,6 +17,7 @@ from mangacircus.jsonfile import JsonFile
 FILE_NAME = "backup.json"
 HISTORY = 100
 DEFAULTS = {"schedule": {"every": "off", "at": "03:00", "hours": 24}, "retention": {"keep": 7, "weeks": 4}}
+PAUSE_LEASE = 600  # seconds a run pauses the scraper at most, when nobody resumes it
 
 _doc = None
 
@@ -76,6 +77,13 @@ def update_settings(body):
         _doc.touch()
     _doc.flush()
     return current()
+
+
+def pause_lease():
+    """backup.json's `pauseLeaseSeconds` (edited by hand only), else PAUSE_LEASE."""
+    with _doc.lock:
+        value = _doc.data.get("pauseLeaseSeconds", PAUSE_LEASE)
+    return value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 3600 else PAUSE_LEASE
 
 
 def add_run(run):
