@@ -1,6 +1,8 @@
 """deploy/: the systemd units agree with the environment template and pass `systemd-analyze verify`;
 the Dockerfile is checked statically (no container runtime works on these machines)."""
+import os
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -85,3 +87,17 @@ def test_the_dockerfile_copies_what_exists_runs_as_uid_1000_and_starts_startall(
     assert re.search(r"chown 1000:1000 /data /backup", text)
     # tests/ops/test_startall.py runs this command.
     assert re.search(r'^CMD \["python", "manage.py", "startall"\]$', text, re.M)
+
+
+@pytest.mark.process
+def test_check_deploy_passes_with_the_production_settings_of_the_docs(tmp_path):
+    """docs/deploy.md: `manage.py check --deploy --fail-level WARNING` with the template's settings
+    and the reverse-proxy ones."""
+    env = {**os.environ, **{k: v for k, v in env_template().items() if v}, "DATA": str(tmp_path),
+           "LIBRARY": str(tmp_path), "BACKUP": str(tmp_path / "backup"), "COOKIE_SECURE": "1",
+           "TRUSTED_PROXIES": "127.0.0.1", "ALLOWED_HOSTS": "manga.example.org",
+           "SECRET_KEY": secrets.token_urlsafe(50)}
+    done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "no issues" in done.stdout

@@ -196,3 +196,22 @@ def test_it_restores_exactly_what_was_backed_up(tmp_path, round_trip):
     assert sorted(tree(data)) == sorted(backed_up)
     aside = tmp_path / os.path.basename(done["moved_aside"])
     assert (aside / "db.json").read_text() == "changed after the backup"
+
+
+@pytest.mark.process
+def test_the_verify_command_passes_a_good_archive_and_names_the_problem_of_a_bad_one(tmp_path, good):
+    """docs/backup.md: `manage.py backup --verify ARCHIVE`."""
+    import subprocess
+    import sys
+
+    from bench.server import ROOT
+
+    env = {**os.environ, "DATA": str(tmp_path / "data")}
+    done = subprocess.run([sys.executable, "manage.py", "backup", "--verify", str(good)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "verified, 4 files" in done.stdout, done.stderr
+    bad = tmp_path / "bad.tar.gz"
+    bad.write_bytes(good.read_bytes()[:-40])
+    done = subprocess.run([sys.executable, "manage.py", "backup", "--verify", str(bad)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "NOT verified" in done.stderr and "truncated" in done.stderr
