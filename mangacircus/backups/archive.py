@@ -93,7 +93,7 @@ def write(path, entries, progress=None):
     manifest = manifest_for(entries)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     with open(fd, "wb") as raw:
-        with tarfile.open(fileobj=raw, mode="w:gz", compresslevel=6, format=tarfile.PAX_FORMAT) as tar:
+        with tarfile.open(fileobj=raw, mode="w:gz", compresslevel=1, format=tarfile.PAX_FORMAT) as tar:
             _add(tar, MANIFEST, json.dumps(manifest, indent=1).encode())
             for i, (rel, content) in enumerate(entries):
                 _add(tar, PREFIX + rel, content)

@@ -263,9 +263,18 @@ class Scheduler:
                 continue
             try:
                 if state.due(datetime.datetime.now().astimezone()):
+                    _lower_priority()
                     run("schedule")
             except Exception:
                 log.exception("scheduled backup")
+
+
+def _lower_priority():
+    """Compressing and hashing the archive is CPU work; the request threads come first."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+    except (OSError, AttributeError):
+        pass
 
 
 def run_in_background(trigger="manual"):
@@ -277,6 +286,7 @@ def run_in_background(trigger="manual"):
 
 
 def _quiet_run(trigger):
+    _lower_priority()
     try:
         run(trigger)
     except Conflict:
