@@ -78,3 +78,18 @@ def test_it_starts_the_reader_again_after_a_kill_9(startall):
     sa.wait_for(lambda: sa.state()["services"]["reader"]["restarts"] == 1, "a reader restart")
     sa.wait_for(sa.reader_answers, "the reader again")
     assert sa.terminate() == 0
+
+
+def test_it_brings_up_the_demo_library_with_the_downloader(tmp_path, demo_library):
+    """What `./scripts/demo` runs: startall on the built-in demo library."""
+    sa = StartAll(tmp_path / "demo-data", demo_library).start()
+    try:
+        sa.wait_for(sa.reader_answers, "reader")
+        sa.wait_for(lambda: "runscraper is now running" in sa.output(), "scraper")
+        admin = sa.client().signup("admin", "correct horse battery")
+        sa.wait_for(lambda: len(admin.get("/api/library")[2]["manga"]) == 6, "the demo's six manga")
+        assert admin.get("/api/admin/scraper/status")[0] == 200
+        assert sa.terminate() == 0
+    finally:
+        if sa.proc.poll() is None:
+            sa.kill_all()
