@@ -50,8 +50,14 @@ def record(kind, service, message, data_dir=None, **details):
 
 def acknowledge(incident_id, by, data_dir=None):
     """Mark one incident (or "all" open ones) acknowledged; -> the number acknowledged."""
+    return acknowledge_many(None if incident_id == "all" else [incident_id], by, data_dir)
+
+
+def acknowledge_many(wanted, by, data_dir=None):
+    """Mark the open incidents whose ids are in `wanted` (None: every open one) acknowledged;
+    -> the number acknowledged. Ids that are unknown or acknowledged already are skipped."""
     current = [i for i in read(data_dir) if not i["acknowledged"]]
-    ids = [i["id"] for i in current] if incident_id == "all" else [i["id"] for i in current if i["id"] == incident_id]
+    ids = [i["id"] for i in current if wanted is None or i["id"] in set(wanted)]
     for one in ids:
         _append(data_dir, {"ack": one, "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "by": by})
     return len(ids)
@@ -83,6 +89,22 @@ def read(data_dir=None):
     for item in incidents:
         item["acknowledged"] = acks.get(str(item["id"]), False)
     return incidents[::-1]
+
+
+def filtered(incidents, state="open", kind="", service="", q=""):
+    """The admin list's filters: state (open, acknowledged, all), kind, service, and a search in
+    the message and the log lines (case-insensitive)."""
+    q = q.strip().lower()
+    out = []
+    for i in incidents:
+        if (state == "open" and i["acknowledged"]) or (state == "acknowledged" and not i["acknowledged"]):
+            continue
+        if (kind and i["kind"] != kind) or (service and i.get("service") != service):
+            continue
+        if q and q not in (i["message"] + "\n" + "\n".join(map(str, i.get("log") or []))).lower():
+            continue
+        out.append(i)
+    return out
 
 
 def open_count(data_dir=None):

@@ -75,23 +75,55 @@ def backup_api(request):
 
 # -- pages --------------------------------------------------------------------------------------
 
+FILTERS = ("state", "kind", "service", "q")
+
+
 @page(auth="admin")
 @require_http_methods(["GET", "POST"])
 def health_page(request):
+    """The health report and the incident list: filters and search at the side, a bulk acknowledge
+    with a confirmation step, and a message after each action, as Django's admin lists have."""
     if request.method == "POST":
-        if "restart" in request.POST:
-            restart(request.POST["restart"])
-            messages.success(request, f"Restart of the {request.POST['restart']} requested.")
-        else:
-            done = acknowledge({"acknowledge": request.POST.get("acknowledge", "")}, request.account["name"])
-            messages.success(request, f"{done['acknowledged']} incident{'s' if done['acknowledged'] != 1 else ''} "
-                                      "acknowledged.")
-        return HttpResponseRedirect(request.path)
+        return _health_action(request)
     report = health.report()
-    show = request.GET.get("show", "open")
-    listed = [i for i in incidents.read() if show == "all" or not i["acknowledged"]]
+    everything = incidents.read()
+    chosen = {k: request.GET.get(k, "open" if k == "state" else "") for k in FILTERS}
+    if chosen["state"] not in ("open", "acknowledged", "all"):
+        chosen["state"] = "open"
+    listed = incidents.filtered(everything, **chosen)
     return render_section(request, "ops/health.html", "admin", "health", report=report, incidents=listed,
-                          show=show, services=[(n, report["services"][n]) for n in SERVICES])
+                          chosen=chosen, services=[(n, report["services"][n]) for n in SERVICES],
+                          facets=_facets(everything), total=len(everything), query=request.GET.urlencode())
+
+
+def _facets(everything):
+    """Counts of open incidents per kind and per service, for the filters at the side."""
+    kinds = {k: 0 for k in incidents.KINDS}
+    services = {s: 0 for s in SERVICES}
+    for i in everything:
+        if not i["acknowledged"]:
+            kinds[i["kind"]] = kinds.get(i["kind"], 0) + 1
+            services[i.get("service", "")] = services.get(i.get("service", ""), 0) + 1
+    return {"kinds": kinds, "services": services}
+
+
+def _health_action(request):
+    back = request.path + (f"?{request.POST['query']}" if request.POST.get("query") else "")
+    if "restart" in request.POST:
+        restart(request.POST["restart"])
+        messages.success(request, f"Restart of the {request.POST['restart']} requested.")
+        return HttpResponseRedirect(back)
+    # A row's own button acknowledges that row; "Acknowledge selected" takes the ticked boxes.
+    ids = [request.POST["acknowledge"]] if request.POST.get("acknowledge") else request.POST.getlist("ids")
+    if not ids:
+        raise Invalid("select at least one incident")
+    if len(ids) > 1 and request.POST.get("confirm") != "yes":
+        selected = [i for i in incidents.read() if i["id"] in set(ids) and not i["acknowledged"]]
+        return render_section(request, "ops/acknowledge_confirm.html", "admin", "health", selected=selected,
+                              query=request.POST.get("query", ""))
+    done = incidents.acknowledge_many(ids, request.account["name"])
+    messages.success(request, f"{done} incident{'s' if done != 1 else ''} acknowledged.")
+    return HttpResponseRedirect(back)
 
 
 @page(auth="admin")

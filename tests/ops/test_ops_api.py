@@ -46,7 +46,7 @@ def test_it_counts_open_incidents_in_the_overview_and_the_nav_and_acknowledges_t
     assert admin.post("/api/admin/incidents", {"acknowledge": "all"})[2] == {"acknowledged": 5, "open": 0}
     assert admin.get("/api/admin")[2]["openIncidents"] == 0
     assert "nav-badge" not in admin.get("/settings/admin/users/")[2].decode()
-    health_page = admin.get("/settings/admin/health/?show=all")[2].decode()
+    health_page = admin.get("/settings/admin/health/?state=all")[2].decode()
     assert "Acknowledged by admin" in health_page and "stall happened" in health_page
 
 
