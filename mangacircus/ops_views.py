@@ -130,14 +130,46 @@ def _health_action(request):
 @require_http_methods(["GET", "POST"])
 def backups_page(request):
     if request.method == "POST":
-        if request.POST.get("command") == "run":
-            run.run_in_background("manual")
-            messages.success(request, "Backup started; its progress shows below.")
+        return _backups_action(request)
+    summary = run.summary()
+    chosen = {"show": request.GET.get("show", "all"), "q": request.GET.get("q", "").strip()}
+    listed = [a for a in summary.get("archives", [])
+              if (chosen["show"] == "all" or a["verified"] == (chosen["show"] == "verified"))
+              and chosen["q"].lower() in a["name"].lower()]
+    verified = sum(1 for a in summary.get("archives", []) if a["verified"])
+    return render_section(request, "ops/backups.html", "admin", "backups", summary=summary, listed=listed,
+                          chosen=chosen, verified=verified, query=request.GET.urlencode())
+
+
+def _backups_action(request):
+    back = request.path + (f"?{request.POST['query']}" if request.POST.get("query") else "")
+    command = request.POST.get("command")
+    if command == "run":
+        run.run_in_background("manual")
+        messages.success(request, "Backup started; its progress shows below.")
+    elif command == "settings":
+        state.update_settings(_settings_from_form(request.POST))
+        messages.success(request, "Backup settings saved.")
+    elif command in ("delete", "verify"):
+        names = request.POST.getlist("names")
+        if not names:
+            raise Invalid("select at least one archive")
+        if command == "delete" and request.POST.get("confirm") != "yes":
+            return render_section(request, "ops/backups_delete_confirm.html", "admin", "backups", names=names,
+                                  query=request.POST.get("query", ""))
+        if command == "delete":
+            done = run.delete_archives(names)
+            messages.success(request, f"{len(done)} archive{'s' if len(done) != 1 else ''} deleted.")
         else:
-            state.update_settings(_settings_from_form(request.POST))
-            messages.success(request, "Backup settings saved.")
-        return HttpResponseRedirect(request.path)
-    return render_section(request, "ops/backups.html", "admin", "backups", summary=run.summary())
+            results = run.verify_archives(names)
+            bad = {n: why for n, why in results.items() if why}
+            for name, why in bad.items():
+                messages.error(request, f"{name}: NOT verified: {why}")
+            good = len(results) - len(bad)
+            messages.success(request, f"{good} of {len(results)} archive{'s' if len(results) != 1 else ''} verified.")
+    else:
+        raise Invalid("unknown action")
+    return HttpResponseRedirect(back)
 
 
 def _settings_from_form(form):

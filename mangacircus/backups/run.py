@@ -25,7 +25,7 @@ import time
 from django.conf import settings
 
 from .. import incidents
-from ..errors import Conflict, Invalid
+from ..errors import Conflict, Invalid, NotFound
 from ..jsonfile import fsync_dir
 from . import archive, pausers, snapshots, state
 
@@ -212,6 +212,41 @@ def apply_retention(target=None):
     if removed:
         fsync_dir(target)
     return removed
+
+
+def delete_archives(names):
+    """Delete these archives of BACKUP (an admin's choice); the newest verified one is refused, as
+    retention never deletes it. -> the names deleted."""
+    target = folder()
+    known = {name for name, _ in archives(target)}
+    verified = set(state.verified_archives())
+    newest_verified = next((name for name, _ in archives(target) if name in verified), None)
+    for name in names:
+        if name not in known:
+            raise NotFound(f"no archive {name!r} in BACKUP")
+        if name == newest_verified:
+            raise Invalid(f"{name} is the newest verified archive: it is kept")
+    for name in names:
+        (target / name).unlink()
+    if names:
+        fsync_dir(target)
+    return list(names)
+
+
+def verify_archives(names):
+    """Read each archive back against its manifest; -> {name: None (verified) or the problem}."""
+    target = folder()
+    known = {name for name, _ in archives(target)}
+    results = {}
+    for name in names:
+        if name not in known:
+            raise NotFound(f"no archive {name!r} in BACKUP")
+        try:
+            archive.read(target / name)
+            results[name] = None
+        except archive.ArchiveError as e:
+            results[name] = str(e)
+    return results
 
 
 def summary():
