@@ -68,6 +68,16 @@ def test_it_keeps_the_reader_serving_while_the_scraper_keeps_failing(startall):
         assert sa.reader_answers()
         state = sa.state()["services"]
         assert state["reader"]["restarts"] == 0 and state["reader"]["state"] == "running"
+        # An admin starts the waiting scraper at once from the health screen's API.
+        admin = sa.client().signup("admin", "correct horse battery")
+        assert admin.get("/api/admin/health")[2]["services"]["supervised"] is True
+        before = sa.state()["services"]["scraper"]["restarts"]
+        answers = []
+        while not answers or answers[-1] == 409:  # 409 while it is running its short life
+            answers.append(admin.post("/api/admin/services/restart", {"service": "scraper"})[0])
+        assert answers[-1] == 200
+        sa.wait_for(lambda: sa.state()["services"]["scraper"]["restarts"] > before, "the admin's restart", timeout=5)
+        assert "an admin asked to restart scraper" in sa.output()
         assert sa.terminate() == 0
 
 
