@@ -19,6 +19,7 @@ reader's health endpoint. Time is `clock()` (monotonic seconds), injected by tes
 import collections
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -29,6 +30,8 @@ from pathlib import Path
 from . import incidents, jsonfile
 
 STATE_FILE = "supervisor.json"
+# How a refused state file ends its message (mangacircus/jsonfile.py, StateFileError).
+CORRUPT = re.compile(r"left untouched", re.I)
 RESTART_FILE = "supervisor-restart.json"
 TAIL_LINES = 30
 
@@ -46,6 +49,7 @@ class Service:
         self.restarts = 0
         self.last_exit = None
         self.reader = None
+        self.corrupt_noted = None
         self.tail = collections.deque(maxlen=TAIL_LINES)
 
     @property
@@ -127,6 +131,7 @@ class Supervisor:
         if self.stopping:
             return
         service.last_exit = code
+        self._note_corrupt_file(service)
         if now - service.started >= self.healthy:
             service.delay = self.base
         service.exits.append(now)
@@ -143,6 +148,15 @@ class Supervisor:
         service.restart_at = now + service.delay
         self.say(f"startall: {service.name} exited with status {code}; starting it again in {service.delay:g} s")
         service.delay = min(service.delay * 2, self.cap)
+
+    def _note_corrupt_file(self, service):
+        """A child refused a corrupt state file (the file was left untouched and the child exited):
+        a `corrupt-file` incident, once per message. The child itself writes nothing into DATA then."""
+        refusal = next((line for line in reversed(service.tail) if CORRUPT.search(line)), None)
+        if refusal and refusal != service.corrupt_noted:
+            service.corrupt_noted = refusal
+            incidents.record("corrupt-file", service.name, refusal.removeprefix("CommandError: "),
+                             data_dir=self.data_dir)
 
     def restart(self, name):
         """Start a stopped or given-up service now, with its exit count and backoff reset."""

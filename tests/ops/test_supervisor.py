@@ -135,3 +135,21 @@ def test_it_stops_every_child_with_sigterm(tmp_path):
         time.sleep(0.05)
     assert sup.stop() == {"reader": 0, "scraper": 0}
     assert a.state == b.state == "stopped"
+
+
+def test_it_records_a_corrupt_file_once_when_a_child_refuses_one(tmp_path):
+    refusing = [sys.executable, "-c",
+                "import sys; print('CommandError: /data/db.json is not valid JSON (x). It was left untouched: "
+                "repair it or restore it from a backup, then start again.'); sys.exit(1)"]
+    child = supervisor.Service("reader", refusing)
+    sup, clock = make(tmp_path, child)
+    sup.start()
+    for _ in range(3):
+        wait_exit(child)
+        sup.tick()
+        clock.now = child.restart_at
+        sup.tick()
+    sup.stop()
+    [incident] = incidents.read(tmp_path)
+    assert incident["kind"] == "corrupt-file" and incident["service"] == "reader"
+    assert incident["message"].startswith("/data/db.json is not valid JSON")

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from mangacircus import incidents, localadmin, locks, runtime, secretkey
+from mangacircus import localadmin, locks, runtime, secretkey
 from mangacircus.jsonfile import StateFileError
 
 # Open connections at once (gunicorn's worker_connections, its default): those being served, kept
@@ -39,10 +39,7 @@ class Command(BaseCommand):
             locks.hold(settings.DATA / ".lock", "MangaCircus reader")
             secretkey.ensure()
             runtime.check()
-        except locks.LockHeld as e:
-            raise CommandError(str(e)) from None
-        except StateFileError as e:
-            incidents.record("corrupt-file", "reader", str(e))
+        except (locks.LockHeld, StateFileError) as e:
             raise CommandError(str(e)) from None
         if not options["no_collectstatic"]:
             call_command("collectstatic", interactive=False, verbosity=0)

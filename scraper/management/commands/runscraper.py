@@ -13,7 +13,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from mangacircus import incidents, locks, secretkey
+from mangacircus import locks, secretkey
 from mangacircus.jsonfile import StateFileError
 
 HEARTBEAT_SECONDS = 5
@@ -42,10 +42,7 @@ class Command(BaseCommand):
             locks.hold(settings.DATA / "scraper" / ".lock", "MangaCircus scraper")
             secretkey.ensure()
             self.daemon = Daemon.from_settings()
-        except locks.LockHeld as e:
-            raise CommandError(str(e)) from None
-        except StateFileError as e:
-            incidents.record("corrupt-file", "scraper", str(e))
+        except (locks.LockHeld, StateFileError) as e:
             raise CommandError(str(e)) from None
         self.daemon.start()
         return self.daemon
