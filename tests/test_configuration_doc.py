@@ -5,7 +5,6 @@ import re
 from bench.server import ROOT
 
 HELPERS = {"_raw", "_bool", "_int", "_float", "_choice", "_list", "_seconds_list", "_networks", "_url", "_allowlist"}
-PACKAGES = ("mangacircus", "accounts", "library", "catalog", "reader", "scraper")
 # Read by the tools around the app, not by its code: Django's own, and the test and build scripts.
 NOT_SETTINGS = {"DJANGO_SETTINGS_MODULE", "PYTHONUNBUFFERED"}
 
@@ -30,7 +29,7 @@ def names_read(tree):
 
 def code_variables():
     found = set()
-    for package in PACKAGES:
+    for package in sorted(p.parent.name for p in ROOT.glob("*/apps.py")):  # every app, new ones too
         for path in (ROOT / package).rglob("*.py"):
             found |= names_read(ast.parse(path.read_text()))
     return found - NOT_SETTINGS
