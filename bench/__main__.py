@@ -16,6 +16,7 @@ from pathlib import Path
 from . import (
     apps,
     archives,
+    backup_bench,
     catalog_bench,
     dbflush,
     generate,
@@ -28,11 +29,12 @@ from . import (
 )
 from .report import machine, table
 
-# Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs.
+# Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs,
+# and the db.json and catalog.json MB of the backup rows (bench/backup_bench.py).
 SETTINGS = {
-    "tiny": {"flush": (0.2, 1), "seconds": 0.5, "runs": 1, "users": 4},
-    "medium": {"flush": (2, 10), "seconds": 3, "runs": 3, "users": 16},
-    "large": {"flush": (2, 10), "seconds": 5, "runs": 3, "users": 16},
+    "tiny": {"flush": (0.2, 1), "seconds": 0.5, "runs": 1, "users": 4, "backup": (1, 0.2)},
+    "medium": {"flush": (2, 10), "seconds": 3, "runs": 3, "users": 16, "backup": (10, 2)},
+    "large": {"flush": (2, 10), "seconds": 5, "runs": 3, "users": 16, "backup": (10, 2)},
 }
 FLUSH_LIMIT_MS = 50
 
@@ -151,6 +153,8 @@ def main(argv=None):
     rows += scraper_bench.rows(say)
     say("reading apps (/komga/)")
     rows += apps.apps_rows(work, opts["seconds"], *serving.pinning(), say)
+    db_mb, catalog_mb = opts["backup"]
+    rows += backup_bench.backup_rows(work, db_mb, catalog_mb, seconds=max(2.0, opts["seconds"] * 2), say=say)
     rows.append(peering.transfer_row(work, say))
 
     header = (f"MangaCircus benchmark, preset {args.preset}: {index_counts['manga']:,} manga, "

@@ -5,14 +5,15 @@ class CatalogConfig(AppConfig):
     name = "catalog"
 
     def ready(self):
-        from mangacircus import localadmin
+        from mangacircus import backups, localadmin
         from mangacircus.pages import settings_section
 
-        from . import research
+        from . import research, store
 
         settings_section("admin", "catalog", "Catalog", "mc-settings-catalog", order=25)
         localadmin.register("catalog-import", research.import_handler)
         localadmin.register("catalog-export", research.export_handler)
+        backups.register_snapshot("catalog.json", store.snapshot)  # from memory, under its lock
 
     def check_runtime(self):
         from . import store

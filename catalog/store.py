@@ -10,6 +10,7 @@ revision the curator saw: a stale one is refused with Conflict) or `read()` (a l
 import threading
 from contextlib import contextmanager
 
+import orjson
 from django.conf import settings
 
 from mangacircus.clock import now_ms
@@ -79,6 +80,15 @@ def close_catalog():
         if _file is not None:
             _file.close()
             _file = None
+
+
+def snapshot():
+    """catalog.json as it is in memory now, serialised under its lock (for backups); None when closed."""
+    f = _file
+    if f is None:
+        return None
+    with f.lock:
+        return orjson.dumps(f.data)
 
 
 def is_open():

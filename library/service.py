@@ -24,6 +24,7 @@ from collections import ChainMap, deque
 
 from django.conf import settings
 
+from mangacircus import incidents
 from mangacircus.errors import Unavailable
 
 from . import index, snapshot
@@ -176,7 +177,10 @@ class Scanner:
             with self.cond:
                 self.running = False
                 self.last_end = self.clock()
+                was_failing = self.failed
                 self.failed = report is None or bool(report["error"])
+                if report is not None and report["error"] and not was_failing:
+                    incidents.record("scan-failed", "reader", report["error"])
                 self.last_report = report and _trimmed(report)
                 if report is not None:
                     self.reports.append(self.last_report)
@@ -269,6 +273,15 @@ def admin_summary():
         error = "LIBRARY is not set" if settings.LIBRARY is None else "the library scanner is not running"
         return {"scans": [], "scanning": False, "error": error}
     return _scanner.summary()
+
+
+def health():
+    """The library's part of GET /api/admin/health: the last scan and whether one runs."""
+    summary = admin_summary()
+    last = summary["scans"][0] if summary["scans"] else None
+    keys = ("kind", "start", "duration", "error", "counts")
+    return {"scanning": summary["scanning"], "error": summary.get("error"),
+            "lastScan": {k: last.get(k) for k in keys} if last else None}
 
 
 def scan_now(full=False, timeout=600):

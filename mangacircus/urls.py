@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("reader.opds.urls")),
     path("", include("catalog.urls")),
     path("", include("scraper.urls")),
+    path("", include("mangacircus.ops_urls")),
     path("api/local/<str:action>", localadmin.view, name="mc-local-admin"),
 ]
 

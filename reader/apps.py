@@ -7,13 +7,27 @@ class ReaderConfig(AppConfig):
     name = "reader"
 
     def ready(self):
+        from mangacircus import backups
         from mangacircus.pages import settings_section
 
         # The owners of db.json's reader sections register their hooks on import (access also
         # registers its rule with library.guard for /lib/ and the thumbnails).
-        from . import access, announce, dismissals, notes, peer_actions, progress, reading, serverprefs, social, votes  # noqa: F401,E501
+        from . import (  # noqa: F401
+            access,
+            announce,
+            dismissals,
+            notes,
+            peer_actions,
+            peers,
+            progress,
+            reading,
+            serverprefs,
+            social,
+            votes,
+        )
 
         peer_actions.register()
+        backups.register_snapshot(peers.FILE, peers.snapshot)  # from memory, under its lock
 
         settings_section("user", "reading", "Reading", "mc-settings-reading", order=20)
         settings_section("user", "notifications", "Notifications", "mc-settings-notifications", order=30)

@@ -21,6 +21,7 @@ import time
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
+import orjson
 from django.conf import settings
 
 from mangacircus.errors import Conflict, Invalid, NotFound, Unavailable
@@ -49,6 +50,15 @@ def close_store():
         if _file is not None:
             _file.close()
             _file = None
+
+
+def snapshot():
+    """peers.json as it is in memory now, serialised under its lock (for backups); None when closed."""
+    f = _file
+    if f is None:
+        return None
+    with f.lock:
+        return orjson.dumps(f.data)
 
 
 def check_store():

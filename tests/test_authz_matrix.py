@@ -112,6 +112,17 @@ MATRIX = [
     ("api/admin/user/access",                 "POST", "/api/admin/user/access",             {"name": "nobody", "only": None}, 401, 403, 403, 404),
     ("settings/admin/users/<str:name>/access/", "GET", "/settings/admin/users/other/access/", None,           302, 403, 403, 200),
     ("settings/admin/users/<str:name>/access/", "GET", "/settings/admin/users/nobody/access/", None,          302, 403, 403, 404),
+    # mangacircus/ops_urls.py: incidents, health, backups (BACKUP is not set here; no startall)
+    ("settings/admin/health/",                "GET",  "/settings/admin/health/",             None,             302, 403, 403, 200),
+    ("settings/admin/backups/",               "GET",  "/settings/admin/backups/",            None,             302, 403, 403, 200),
+    ("api/admin/health",                      "GET",  "/api/admin/health",                   None,             401, 403, 403, 200),
+    ("api/admin/incidents",                   "GET",  "/api/admin/incidents",                None,             401, 403, 403, 200),
+    ("api/admin/incidents",                   "POST", "/api/admin/incidents",                {"acknowledge": "all"}, 401, 403, 403, 200),
+    ("api/admin/services/restart",            "POST", "/api/admin/services/restart",         {"service": "scraper"}, 401, 403, 403, 503),
+    ("api/admin/services/restart",            "POST", "/api/admin/services/restart",         {"service": "shell"}, 401, 403, 403, 400),
+    ("api/admin/backup",                      "GET",  "/api/admin/backup",                   None,             401, 403, 403, 200),
+    ("api/admin/backup",                      "POST", "/api/admin/backup",                   {"command": "run"}, 401, 403, 403, 400),
+    ("api/admin/backup",                      "POST", "/api/admin/backup",                   {"command": "settings", "retention": {"keep": 3, "weeks": 0}}, 401, 403, 403, 200),
     # reader/read_urls.py: the reader page and its data
     ("read/<str:manga>/<str:book>/<str:chapter>/", "GET", f"/read/{MOON}/1/2/",              None,             302, 200, 200, 200),
     ("read/<str:manga>/<str:book>/<str:chapter>/", "GET", "/read/Invented/1/1/",             None,             302, 404, 404, 404),

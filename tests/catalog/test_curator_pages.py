@@ -72,7 +72,7 @@ def test_it_edits_metadata_without_touching_the_library(curator, library_dir):
         "cover": '{"c": "1/1", "v": "c0001 Seeds", "p": 1}'})
     assert status == 302
     page = curator.get("/manga/Moon%20Garden/")[2].decode()
-    assert "<h1>Garden of the Moon</h1>" in page and "月の庭" in page and "<li>slow</li>" in page
+    assert "<h1>Garden of the Moon</h1>" in page and "月の庭" in page and ">slow</a></li>" in page
     assert (library_dir / "Moon Garden" / "manga.json").read_bytes() == before
     html = curator.get(url)[2].decode()
     chosen = "{&quot;c&quot;: &quot;1/1&quot;, &quot;v&quot;: &quot;c0001 Seeds&quot;, &quot;p&quot;: 1}"
