@@ -3,6 +3,7 @@ once), test the connection, share, browse the peer's catalog and queue a transfe
 import pytest
 
 from tests.peering.support import A_TO_B, B_TO_A, Pair
+from tests.support import axe
 
 pytestmark = pytest.mark.browser
 
@@ -17,6 +18,7 @@ def pair(tmp_path):
 @pytest.fixture
 def page(pair, desktop):
     desktop.add_cookies([{"name": "sid", "value": pair.admin_b.cookies["sid"], "url": pair.beta.url}])
+    desktop.add_init_script(script=axe.source())
     tab = desktop.new_page()
     errors = []
     tab.on("pageerror", lambda e: errors.append(str(e)))
@@ -68,6 +70,9 @@ def test_an_admin_adds_tests_shares_browses_copies_disables_and_deletes_a_peer(p
     alpha.locator("button:has-text('Browse catalog')").click()
     page.wait_for_selector("#peer-catalog summary")
     assert page.inner_text("#peer-catalog summary") == "Moon Garden · missing here"
+    page.click("#peer-catalog summary")
+    assert axe.violations(page) == []  # the list, the form, the one-time secret and the open catalog
+    page.click("#peer-catalog summary")
     page.click("#peer-catalog summary")
     page.locator("#peer-catalog label", has_text="The whole manga").locator("input").uncheck()
     page.locator("#peer-catalog label", has_text="Extras x1").locator("input").check()
