@@ -20,7 +20,8 @@ pytestmark = pytest.mark.browser
 SIZES = {"desktop": {"viewport": {"width": 1280, "height": 800}},
          "phone": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
                    "has_touch": True}}
-NOT_PAGES = ("/api/", "/lib/", "/thumb/", "/static/")
+# Images, downloads and the reading apps' API (JSON, Atom) are no pages for a browser.
+NOT_PAGES = ("/api/", "/lib/", "/lib-thumb/", "/thumb/", "/static/", "/download/", "/komga/", "/opds/")
 
 
 def pages_for(persona):
