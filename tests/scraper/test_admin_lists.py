@@ -88,3 +88,24 @@ def test_series_turns_auto_update_off_and_removes_after_a_confirmation(open_tab,
     page.get_by_role("button", name="Yes, stop following 1").click()
     expect(page.locator(".toast", has_text="1 series removed from the scraper")).to_have_count(1)
     assert reader_daemon.call("GET", "/series")[1]["series"] == []
+
+
+def test_history_retries_failed_jobs_after_a_confirmation(open_tab, reader_daemon):
+    for series in ("gone1", "gone2", "lost"):  # not on the site: each fails after its retries
+        reader_daemon.call("POST", "/jobs", {"kind": "update", "source": "fake", "series": series})
+    deadline = time.monotonic() + 60
+    while set(jobs(reader_daemon).values()) != {"failed"}:
+        assert time.monotonic() < deadline, reader_daemon.output()
+        time.sleep(0.2)
+    reader_daemon.call("POST", "/pause", {})  # the retried jobs stay queued for the check below
+    page = open_tab("history")
+    expect(page.locator(".sc-filters[aria-label=State] button", has_text="failed")).to_have_text("failed (3)")
+    page.locator(".sc-filters[aria-label=Source] button", has_text="fake").click()
+    page.get_by_label("Search titles").fill("gone")
+    expect(page.locator(".ops .count")).to_have_text("2 shown · 3 in all")
+    page.get_by_label("Select all shown").check()
+    page.get_by_role("button", name="Retry selected…").click()
+    expect(page.get_by_role("group", name="Confirm").locator("h2")).to_have_text("Retry 2 jobs?")
+    page.get_by_role("button", name="Yes, retry 2").click()
+    expect(page.locator(".toast", has_text="2 jobs queued again")).to_have_count(1)
+    assert jobs(reader_daemon) == {"gone1": "queued", "gone2": "queued", "lost": "failed"}
