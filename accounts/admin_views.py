@@ -16,20 +16,60 @@ def _back():
     return HttpResponseRedirect(reverse("mc-settings-users"))
 
 
+BULK = {"sessions": ("End the sessions of", "signed out everywhere", rules.end_sessions),
+        "delete": ("Delete", "deleted with their data", rules.delete_user)}
+
+
 @page(auth="admin")
 @require_http_methods(["GET", "POST"])
 def users(request):
+    """The user list: search and filters with counts at the side, bulk actions with a confirmation
+    step and a message after each, as Django's admin lists have."""
     if request.method == "POST":
+        if request.POST.get("command") in BULK:
+            return _bulk(request)
         name = request.POST.get("name", "").strip()
         rules.create_user(name, request.POST.get("password", ""), admin="admin" in request.POST)
         messages.success(request, f"Created {name}.")
         return _back()
     rows = accounts.list_users()
-    query = request.GET.get("q", "").strip().lower()
-    role = request.GET.get("role", "")
-    shown = [u for u in rows if query in u["name"].lower() and (role == "" or (role == "admin") == u["admin"])]
+    for u in rows:
+        u["restricted"] = accounts.is_restricted(u["name"])
+    chosen = {"q": request.GET.get("q", "").strip(), "role": request.GET.get("role", ""),
+              "access": request.GET.get("access", "")}
+    shown = [u for u in rows if chosen["q"].lower() in u["name"].lower()
+             and (chosen["role"] == "" or (chosen["role"] == "admin") == u["admin"])
+             and (chosen["access"] == "" or (chosen["access"] == "restricted") == u["restricted"])]
+    admins, restricted = sum(u["admin"] for u in rows), sum(u["restricted"] for u in rows)
+    counts = {"admin": admins, "reader": len(rows) - admins, "restricted": restricted,
+              "unrestricted": len(rows) - restricted}
     return render_section(request, "accounts/users.html", "admin", "users", users=shown, total=len(rows),
-                          admins=sum(u["admin"] for u in rows), q=query, role=role, me=request.account["name"])
+                          counts=counts, chosen=chosen, query=request.GET.urlencode(), me=request.account["name"])
+
+
+def _bulk(request):
+    """Ticked users: a confirmation page listing them (never the admin's own account), then the action."""
+    command = request.POST["command"]
+    verb, done_text, action = BULK[command]
+    me = request.account["name"]
+    names = [rules.existing_user(n)["name"] for n in request.POST.getlist("names")]
+    back = reverse("mc-settings-users") + (f"?{request.POST['query']}" if request.POST.get("query") else "")
+    if not names:
+        raise Invalid("select at least one user")
+    others = [n for n in names if n != me]
+    if request.POST.get("confirm") != "yes":
+        return render_section(request, "accounts/users_confirm.html", "admin", "users", names=others,
+                              left_out=me in names, verb=verb, command=command, query=request.POST.get("query", ""))
+    done = []
+    for name in names:
+        try:
+            action(me, name)
+            done.append(name)
+        except Invalid as e:  # the admin's own account: rules.py says why
+            messages.error(request, f"{name}: {e.message}")
+    if done:
+        messages.success(request, f"{len(done)} user{'s' if len(done) != 1 else ''} {done_text}: {', '.join(done)}.")
+    return HttpResponseRedirect(back)
 
 
 @page(auth="admin", back="mc-settings-users")

@@ -138,6 +138,14 @@ def set_role(actor, name, admin):
     users.set_admin(name, admin)
 
 
+def end_sessions(actor, name):
+    """An admin signs the user out on every device (their own account: use Sign out)."""
+    name = existing_user(name)["name"]
+    if name == actor:
+        raise Invalid("you cannot end your own sessions here; sign out instead")
+    sessions.end_other_sessions(name)
+
+
 def delete_user(actor, name):
     name = existing_user(name)["name"]
     if name == actor:

@@ -56,6 +56,17 @@ def user_count():
         return len(db.section("users"))
 
 
+_restricted_checks = []  # registered by the apps that restrict what a user sees (reader/access.py)
+
+
+def on_restricted_check(check):
+    _restricted_checks.append(check)
+
+
+def is_restricted(name):
+    return any(check(name) for check in _restricted_checks)
+
+
 def list_users():
     with db.lock():
         return [

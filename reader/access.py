@@ -13,6 +13,7 @@ their tags hide, found once), after which a call is two set lookups. For a whole
 """
 import threading
 
+from accounts import users as accounts_users
 from library import guard
 from library import index as library_index
 from mangacircus import db
@@ -111,6 +112,9 @@ def visible(user):
 def restricted(user):
     """Whether the user has any restriction at all."""
     return _rule(user) is not None
+
+
+accounts_users.on_restricted_check(restricted)  # the Users list's filter
 
 
 def restrictions(user):

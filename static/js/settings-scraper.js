@@ -16,8 +16,24 @@
     h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: head.length, className: "muted" }, "Nothing here."))));
 
   function show(...nodes) {
+    // A refresh keeps the focus and the caret in a list's search box.
+    const active = document.activeElement;
+    const keep = active && active.dataset ? active.dataset.keep : null;
+    const caret = keep ? [active.selectionStart, active.selectionEnd] : null;
     panel.replaceChildren(...nodes);
+    const again = keep && panel.querySelector(`[data-keep="${keep}"]`);
+    if (again) {
+      again.focus();
+      again.setSelectionRange(...caret);
+    }
   }
+
+  const jobTitle = (j) => [j.kind, j.source, j.series].filter(Boolean).join(" ");
+  const jobText = (j) => [j.kind, j.source, j.series, j.manga, j.title, j.error].filter(Boolean).join(" ");
+  const retryJob = { key: "retry", label: "Retry selected", verb: "Retry", done: (n) => `${n} job${n === 1 ? "" : "s"} queued again`,
+    applies: (j) => j.state === "failed" || j.state === "cancelled", run: (j) => call(`jobs/${j.id}/retry`, {}) };
+  const cancelJob = { key: "cancel", label: "Cancel selected", verb: "Cancel", danger: true, done: (n) => `${n} job${n === 1 ? "" : "s"} cancelled`,
+    applies: (j) => j.state === "queued" || j.state === "running", run: (j) => call(`jobs/${j.id}/cancel`, {}) };
 
   async function guarded(fn) {
     try {
@@ -87,47 +103,64 @@
       h("td", { className: "sc-wrap error" }, job.error || ""), h("td", { className: "sc-actions" }, actions));
   }
 
-  let queueFilter = "active";
-
   async function renderQueue() {
+    clearTimeout(timer);
     const [status, list] = await Promise.all([call("status"), call("jobs")]);
-    const filters = { active: ["queued", "running"], failed: ["failed"], done: ["done"], cancelled: ["cancelled"], all: null };
-    const jobs = list.jobs.filter((j) => !filters[queueFilter] || filters[queueFilter].includes(j.state));
-    const counts = Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, list.jobs.filter((j) => !v || v.includes(j.state)).length]));
-    const queued = jobs.filter((j) => j.state === "queued");
-    const side = h("ul", { className: "sc-filters" }, Object.keys(filters).map((key) => h("li", null,
-      h("button", { type: "button", className: key === queueFilter ? "link active" : "link",
-        onclick: () => { queueFilter = key; render(); } }, `${key} (${counts[key]})`))));
-    show(statusLine(status), h("div", { className: "sc-split" }, h("div", { className: "sc-main" },
-      table(["Kind", "Source", "Series", "State", "Chapters", "Attempts", "Error", ""],
-        jobs.map((job) => jobRow(job, queued.indexOf(job), queued.length)))), side));
-    timer = setTimeout(() => guarded(renderQueue), 2000);
+    const queued = list.jobs.filter((j) => j.state === "queued");
+    const draw = () => show(statusLine(status), operatorList({
+      key: "queue", items: list.jobs, id: (j) => j.id, title: jobTitle, text: jobText, noun: "job", nouns: "jobs",
+      facets: [{ name: "state", label: "State", of: (j) => (j.state === "queued" || j.state === "running" ? "active" : j.state) },
+        { name: "source", label: "Source", of: (j) => j.source }],
+      start: { state: "active" }, head: ["Kind", "Source", "Series", "State", "Chapters", "Attempts", "Error", ""],
+      row: (job) => jobRow(job, queued.indexOf(job), queued.length), actions: [retryJob, cancelJob],
+      redraw: draw, refresh: render,
+    }));
+    draw();
+    // The list refreshes every 2 s, except while a confirmation is open (its list must not change).
+    timer = setTimeout(function again() {
+      if ((operatorLists.queue || {}).confirming) timer = setTimeout(again, 2000);
+      else guarded(renderQueue);
+    }, 2000);
   }
 
   // Series: subscriptions with language, auto-update, checks and errors; "update now" and remove.
 
   async function renderSeries() {
     const { series } = await call("series");
-    show(table(["Manga", "Source", "Language", "Auto-update", "Last check", "Next check", "Error", ""], series.map((s) => {
-      const lang = h("input", { type: "text", value: s.lang || "", size: 6, maxLength: 16, "aria-label": `Language of ${s.manga}` });
-      const saveLang = h("button", { type: "button", onclick: () => act(`series/${s.key}`, { lang: lang.value.trim() }, "Language saved") }, "Save");
-      const remove = h("button", {
-        type: "button", className: "danger",
-        onclick: () => { if (confirm(`Stop following ${s.manga}? Its chapters stay in the library.`)) act(`series/${s.key}/remove`, {}, "Removed from the scraper"); },
-      }, "Remove");
-      return h("tr", { "data-series": s.key },
-        h("td", null, s.manga), h("td", null, s.source, h("div", { className: "muted sc-wrap" }, s.id)),
-        h("td", null, s.source === "folder" ? "" : h("div", { className: "sc-row sc-lang" }, lang, saveLang)),
-        h("td", null, h("label", { className: "sc-check" }, h("input", {
-          type: "checkbox", checked: s.auto,
-          onchange: (e) => act(`series/${s.key}`, { auto: e.target.checked }, e.target.checked ? "Auto-update on" : "Auto-update off"),
-        }), s.auto ? "on" : "off")),
-        h("td", null, when(s.lastCheck)), h("td", null, s.auto ? when(s.nextCheck) : "—"),
-        h("td", { className: "sc-wrap error" }, s.error || ""),
-        h("td", { className: "sc-actions" },
-          h("button", { type: "button", onclick: () => act("jobs", { kind: "update", source: s.source, series: s.id }, "Update queued") }, "Update now"),
-          remove));
-    })));
+    const auto = (on) => ({ key: on ? "on" : "off", label: `Auto-update ${on ? "on" : "off"} for selected`, verb: `Turn auto-update ${on ? "on" : "off"} for`,
+      done: (n) => `Auto-update ${on ? "on" : "off"} for ${n} series`, applies: (s) => s.auto !== on, run: (s) => call(`series/${s.key}`, { auto: on }) });
+    const remove = { key: "remove", label: "Remove selected", verb: "Stop following", danger: true,
+      done: (n) => `${n} series removed from the scraper; their chapters stay in the library`,
+      applies: () => true, run: (s) => call(`series/${s.key}/remove`, {}) };
+    const draw = () => show(operatorList({
+      key: "series", items: series, id: (s) => s.key, title: (s) => `${s.manga} (${s.source})`, text: (s) => `${s.manga} ${s.id}`,
+      noun: "series", nouns: "series", facets: [{ name: "source", label: "Source", of: (s) => s.source },
+        { name: "auto", label: "Auto-update", of: (s) => (s.auto ? "on" : "off") }],
+      head: ["Manga", "Source", "Language", "Auto-update", "Last check", "Next check", "Error", ""],
+      row: seriesRow, actions: [remove, auto(true), auto(false)], redraw: draw, refresh: render,
+    }));
+    draw();
+  }
+
+  function seriesRow(s) {
+    const lang = h("input", { type: "text", value: s.lang || "", size: 6, maxLength: 16, "aria-label": `Language of ${s.manga}` });
+    const saveLang = h("button", { type: "button", onclick: () => act(`series/${s.key}`, { lang: lang.value.trim() }, "Language saved") }, "Save");
+    const remove = h("button", {
+      type: "button", className: "danger",
+      onclick: () => { if (confirm(`Stop following ${s.manga}? Its chapters stay in the library.`)) act(`series/${s.key}/remove`, {}, "Removed from the scraper"); },
+    }, "Remove");
+    return h("tr", { "data-series": s.key },
+      h("td", null, s.manga), h("td", null, s.source, h("div", { className: "muted sc-wrap" }, s.id)),
+      h("td", null, s.source === "folder" ? "" : h("div", { className: "sc-row sc-lang" }, lang, saveLang)),
+      h("td", null, h("label", { className: "sc-check" }, h("input", {
+        type: "checkbox", checked: s.auto,
+        onchange: (e) => act(`series/${s.key}`, { auto: e.target.checked }, e.target.checked ? "Auto-update on" : "Auto-update off"),
+      }), s.auto ? "on" : "off")),
+      h("td", null, when(s.lastCheck)), h("td", null, s.auto ? when(s.nextCheck) : "—"),
+      h("td", { className: "sc-wrap error" }, s.error || ""),
+      h("td", { className: "sc-actions" },
+        h("button", { type: "button", onclick: () => act("jobs", { kind: "update", source: s.source, series: s.id }, "Update queued") }, "Update now"),
+        remove));
   }
 
   // Sources & search: search a source and add a series (language, auto-update); the folder source takes a path.
@@ -230,15 +263,21 @@
 
   async function renderHistory() {
     const { published, failed, warnings = [] } = await call("history");
-    show(h("h2", null, "Published"), table(["Revision", "Manga", "Chapter folder", "When"], published.map((p) => h("tr", null,
+    const draw = () => show(h("h2", null, "Failures"), operatorList({
+      key: "history", items: failed, id: (j) => j.id, title: jobTitle, text: jobText, noun: "job", nouns: "jobs",
+      facets: [{ name: "state", label: "State", of: (j) => j.state }, { name: "source", label: "Source", of: (j) => j.source }],
+      head: ["Kind", "Source", "Series", "State", "Error", "When", ""], row: (j) => h("tr", null,
+        h("td", null, j.kind), h("td", null, j.source), h("td", { className: "sc-wrap" }, j.series || ""), h("td", null, j.state),
+        h("td", { className: "sc-wrap error" }, j.error || ""), h("td", null, when(j.updated)),
+        h("td", null, j.state === "failed" ? h("button", { type: "button", onclick: () => act(`jobs/${j.id}/retry`, {}, "Queued again") }, "Retry") : null)),
+      actions: [retryJob], redraw: draw, refresh: render,
+    }), rest);
+    const rest = h("div", null, h("h2", null, "Published"), table(["Revision", "Manga", "Chapter folder", "When"], published.map((p) => h("tr", null,
       h("td", null, String(p.rev)), h("td", null, p.manga), h("td", { className: "sc-wrap" }, p.chapter || ""), h("td", null, when(p.t))))),
-    h("h2", null, "Failures"), table(["Kind", "Source", "Series", "State", "Error", "When", ""], failed.map((j) => h("tr", null,
-      h("td", null, j.kind), h("td", null, j.source), h("td", { className: "sc-wrap" }, j.series || ""), h("td", null, j.state),
-      h("td", { className: "sc-wrap error" }, j.error || ""), h("td", null, when(j.updated)),
-      h("td", null, j.state === "failed" ? h("button", { type: "button", onclick: () => act(`jobs/${j.id}/retry`, {}, "Queued again") }, "Retry") : null)))),
     h("h2", null, "Warnings"), table(["Kind", "Source", "Series", "Skipped", "When"], warnings.map((j) => h("tr", null,
       h("td", null, j.kind), h("td", null, j.source), h("td", { className: "sc-wrap" }, j.series || ""),
       h("td", { className: "sc-wrap" }, j.warnings.map((w) => h("div", null, w))), h("td", null, when(j.updated))))));
+    draw();
   }
 
   const TABS = { queue: renderQueue, series: renderSeries, sources: renderSources, schedule: renderSchedule, history: renderHistory };
