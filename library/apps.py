@@ -7,8 +7,10 @@ class LibraryConfig(AppConfig):
     name = "library"
 
     def start_runtime(self):
-        from . import service, thumbs
+        from . import links, service, thumbs
 
+        if links.enabled():
+            links.secret()  # DATA/link-secret.nginx exists before the proxy is (re)loaded
         thumbs.start()
         service.on_scan(thumbs.on_scan)
         service.start()
