@@ -70,7 +70,8 @@ def server_rows(work, library, index_pages, opts, say):
     rows = [serving.start_row(data, library, empty_data, empty_library, cookies[0], index_pages["pages"],
                               server_cpus, opts["runs"])]
     server = serving.start_server(data, library, cpus=server_cpus)
-    handoff_env = {"SENDFILE_HEADER": "x-accel-redirect", "SENDFILE_PREFIX": "/protected-library/"}
+    handoff_env = {"SENDFILE_HEADER": "x-accel-redirect", "SENDFILE_PREFIX": "/protected-library/",
+                   "IMAGE_LINKS": "signed"}
     handoff = serving.start_server(handoff_data, library, cpus=server_cpus, env=handoff_env)
     try:
         say("routes under load")
@@ -79,7 +80,7 @@ def server_rows(work, library, index_pages, opts, say):
         direct, via = serving.Client("127.0.0.1", server.port), serving.Client("127.0.0.1", handoff.port)
         direct.cookies["sid"] = via.cookies["sid"] = cookies[0]
         rows += proxy.lib_rows(library, typical_page(library), direct, via, opts["seconds"], 16, server_cpus,
-                               client_cpus)
+                               client_cpus, handoff_data=handoff_data)
     finally:
         server.stop()
         handoff.stop()

@@ -20,6 +20,7 @@ ROWS = [
     *(f"{route}, {n}" for n in ("1 client", "16 clients")
       for route in ("GET /api/chapter", "POST /api/progress", "GET /api/library", "GET / (library page)")),
     "/lib/ image, gunicorn alone, 16 clients", "/lib/ image, nginx + hand-off, 16 clients",
+    "/lib/ signed link, nginx, 16 clients",
     "MangaDex requests/page, 40 pages", "MangaDex requests/page, 30 % 5xx", "MangaDex parser, 1,234-chapter feed",
     "MangaDex request gaps, p5 vs pace",
 ]
