@@ -7,11 +7,12 @@ from urllib.parse import urlencode
 
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import get_script_prefix
 from django.views.decorators.http import require_http_methods
 
 from mangacircus.pages import page
 
-from . import lookup, manga_detail, notes, shelf
+from . import lookup, manga_detail, notes, shelf, tiles
 
 PAGE_SIZE = 120
 
@@ -34,7 +35,8 @@ def home(request):
     more = number * PAGE_SIZE < data["total"]
     params = {k: v for k, v in (("q", q), ("sort", sort if sort != "title" else "")) if v}
     return render(request, "reader/home.html", {
-        **data, "q": q, "sort": sort, "sorts": shelf.SORTS.items(), "page_number": number,
+        **data, "grid": tiles.grid(data["manga"], get_script_prefix()),
+        "q": q, "sort": sort, "sorts": shelf.SORTS.items(), "page_number": number,
         "next_query": urlencode({**params, "page": number + 1}) if more else None,
         "page_data": {"q": q, "sort": sort, "pageSize": PAGE_SIZE, "shown": data["offset"] + len(data["manga"]),
                       "total": data["total"]},

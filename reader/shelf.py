@@ -62,13 +62,15 @@ def _matches(summary, terms):
     return all(term in summary.search for term in terms)
 
 
-def library(user, q="", sort="title", offset=0, limit=None):
+def library(user, q="", sort="title", offset=0, limit=None, card=None):
     """The user's library: {total, count, offset, manga: [card], continue: [item], unread}.
 
     `total` counts the manga matching `q` (every word must appear in the title, folder name, alt
     titles, authors or artists); `count` is the whole library; `manga` is the slice
-    [offset:offset+limit] in the chosen sort, titles breaking ties.
+    [offset:offset+limit] in the chosen sort, titles breaking ties. `card(summary, (read, last
+    read) or None, following)` makes each entry of `manga` (default: the card dict below).
     """
+    card = card or _card
     index = lookup.current()
     ordered = summaries.ordered(index)
     state = _user_state(user, index)
@@ -86,7 +88,7 @@ def library(user, q="", sort="title", offset=0, limit=None):
     elif sort == "unread":
         rows.sort(key=lambda r: (-unread(r[1]), r[0]))
     end = None if limit is None else offset + limit
-    cards = [_card(s, state.get(s.name), s.name in following) for _, s in rows[offset:end]]
+    cards = [card(s, state.get(s.name), s.name in following) for _, s in rows[offset:end]]
     return {
         "total": len(rows), "count": len(ordered), "offset": offset, "manga": cards,
         "continue": continue_row(user, index, state) if not terms and offset == 0 else [],
