@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import dbflush, generate, loadgen, proxy, scanning, scraper_bench, serving
+from . import dbflush, generate, household, loadgen, proxy, scanning, scraper_bench, serving
 from .report import machine, table
 
 # Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs.
@@ -76,6 +76,10 @@ def server_rows(work, library, index_pages, opts, say):
     try:
         say("routes under load")
         rows += serving.route_rows(server, cookies, generate.LONG, opts["seconds"], client_cpus)
+        say("open-loop household mix")
+        admin = serving.Client("127.0.0.1", server.port)
+        admin.cookies["sid"] = cookies[0]
+        rows += household.rows(server, admin, cookies, generate.LONG, opts["seconds"], client_cpus)
         say("/lib/ against nginx")
         direct, via = serving.Client("127.0.0.1", server.port), serving.Client("127.0.0.1", handoff.port)
         direct.cookies["sid"] = via.cookies["sid"] = cookies[0]

@@ -21,11 +21,15 @@ ROWS = [
       for route in ("GET /api/chapter", "POST /api/progress", "GET /api/library", "GET / (library page)")),
     "/lib/ image, gunicorn alone, 16 clients", "/lib/ image, nginx + hand-off, 16 clients",
     "/lib/ signed link, nginx, 16 clients",
+    *(f"open loop 200/s: {route}" for route in ("GET /lib/ page", "POST /api/progress", "GET /api/chapter",
+                                                "GET /api/library", "GET / (library page)")),
+    "open loop: rate where p99 passes 100 ms", "open loop 200/s during full scans, worst p99",
     "MangaDex requests/page, 40 pages", "MangaDex requests/page, 30 % 5xx", "MangaDex parser, 1,234-chapter feed",
     "MangaDex request gaps, p5 vs pace",
 ]
 
-TARGETS = ("≥ 0.6× raw", "≤ 2× raw", "≤ 1.5 s", "≤ 60 B/page", "≤ 50 ms", "p99 ≤ 25 ms", "p50 ≤ 30 ms", "≥ 0.8× nginx")
+TARGETS = ("p99 ≤ 10 ms", "≤ 2× calm",
+           "≥ 0.6× raw", "≤ 2× raw", "≤ 1.5 s", "≤ 60 B/page", "≤ 50 ms", "p99 ≤ 25 ms", "p50 ≤ 30 ms", "≥ 0.8× nginx")
 
 
 def test_it_prints_every_row_of_the_table(tmp_path):
