@@ -75,7 +75,8 @@ def server_rows(work, library, index_pages, opts, say):
     handoff = serving.start_server(handoff_data, library, cpus=server_cpus, env=handoff_env)
     try:
         say("routes under load")
-        rows += serving.route_rows(server, cookies, generate.LONG, opts["seconds"], client_cpus)
+        rows += serving.route_rows(server, cookies, generate.LONG, opts["seconds"], client_cpus,
+                                   manga_count=index_pages["manga"])
         say("open-loop household mix")
         admin = serving.Client("127.0.0.1", server.port)
         admin.cookies["sid"] = cookies[0]
