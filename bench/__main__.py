@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import dbflush, generate, household, loadgen, proxy, scanning, scraper_bench, serving
+from . import dbflush, firstpage, generate, household, loadgen, proxy, scanning, scraper_bench, serving
 from .report import machine, table
 
 # Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs.
@@ -77,6 +77,10 @@ def server_rows(work, library, index_pages, opts, say):
         say("routes under load")
         rows += serving.route_rows(server, cookies, generate.LONG, opts["seconds"], client_cpus,
                                    manga_count=index_pages["manga"])
+        say("first page in the browser")
+        probe = serving.Client("127.0.0.1", server.port)
+        probe.cookies["sid"] = cookies[0]
+        rows.append(firstpage.row(server, cookies[0], generate.LONG, serving.chapter_target(probe, generate.LONG)[0]))
         say("open-loop household mix")
         admin = serving.Client("127.0.0.1", server.port)
         admin.cookies["sid"] = cookies[0]
