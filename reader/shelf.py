@@ -44,8 +44,28 @@ def _target(manga, chapter, action, version):
             "url": lookup.read_url(manga.name, chapter, version), "version": version}
 
 
+_states = {}  # user → (progress stamp, state, index), for the index in _states_index
+_states_index = [None]
+
+
 def _user_state(user, index):
-    """{manga: (read count, last read ms)} for the manga the user has progress in."""
+    """{manga: (read count, last read ms)} for the manga the user has progress in (do not change it).
+
+    Kept per user until any progress is written or the index changes: the stamp is read before the
+    progress, so a write in between only makes the next request compute it again."""
+    stamp = progress.stamp()
+    if _states_index[0] is not index:
+        _states.clear()  # drop the old index with the states made from it
+        _states_index[0] = index
+    hit = _states.get(user)
+    if hit is not None and hit[0][0] == stamp[0] and hit[0][1] is stamp[1] and hit[2] is index:
+        return hit[1]
+    state = _compute_state(user, index)
+    _states[user] = (stamp, state, index)
+    return state
+
+
+def _compute_state(user, index):
     by_name = summaries.by_name(index)
     state = {}
     for name, entries in progress.all_progress(user).items():
