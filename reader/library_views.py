@@ -36,6 +36,7 @@ def home(request):
     params = {k: v for k, v in (("q", q), ("sort", sort if sort != "title" else "")) if v}
     return render(request, "reader/home.html", {
         **data, "grid": tiles.grid(data["manga"], get_script_prefix()),
+        "continue_html": tiles.resume_items(data["continue"], get_script_prefix()),
         "q": q, "sort": sort, "sorts": shelf.SORTS.items(), "page_number": number,
         "next_query": urlencode({**params, "page": number + 1}) if more else None,
         "page_data": {"q": q, "sort": sort, "pageSize": PAGE_SIZE, "shown": data["offset"] + len(data["manga"]),

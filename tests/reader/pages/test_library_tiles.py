@@ -70,3 +70,14 @@ def test_a_follow_shows_at_once_in_the_tile_and_the_api(scanned, reader_user):
     assert "following" not in tile(reader_user) and api_card(reader_user)["following"] is False
     assert reader_user.post("/api/follow", {"m": "Moon Garden", "on": True})[0] == 200
     assert "· following" in tile(reader_user) and api_card(reader_user)["following"] is True
+
+
+def test_the_continue_row_follows_each_position_saved(scanned, reader_user):
+    status, _, chapter = reader_user.get("/api/chapter?m=Moon%20Garden&c=1/1")
+    assert status == 200
+    for page in (0, 1):
+        body = {"m": "Moon Garden", "c": "1/1", "v": chapter["version"], "p": page, "n": 2, "done": False,
+                "shift": []}
+        assert reader_user.post("/api/progress", body)[0] == 200
+        html = " ".join(reader_user.get("/")[2].decode().split())
+        assert f"· p. {page + 1}/2" in html, html
