@@ -128,3 +128,19 @@ def test_without_a_proxy_the_same_links_check_the_session(site):
     status, headers, _ = reader.get(url)  # the reader's own /lib/ route ignores the signature
     assert status == 200 and headers["X-Accel-Redirect"] == "/protected-library/" + quote(PAGE)
     assert server.client().get(url)[0] == 401
+
+
+@pytest.mark.browser
+def test_the_reader_shows_signed_pages_through_nginx(site, desktop):
+    server, nginx, _ = site
+    admin, _ = users(server)
+    desktop.add_cookies([{"name": "sid", "value": admin.cookies["sid"], "url": nginx.url}])
+    page = desktop.new_page()
+    page.goto(f"{nginx.url}/read/Moon%20Garden/1/1/")
+    page.wait_for_function("performance.getEntriesByName('mc-first-page').length > 0", timeout=15000)
+    images = page.evaluate("""() => performance.getEntriesByType('resource')
+        .filter(r => r.name.indexOf('/lib/') >= 0).map(r => [r.name, r.responseStatus])""")
+    assert images and all("?e=" in url and "&s=" in url and status == 200 for url, status in images), images
+    shown = page.evaluate("""() => [...document.querySelectorAll('#reader img')]
+        .filter(i => i.complete && i.naturalWidth > 0).map(i => i.src)""")
+    assert any("&s=" in src for src in shown), shown
