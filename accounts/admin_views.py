@@ -36,7 +36,7 @@ def users(request):
 @require_POST
 def user_action(request, name):
     """Reset a password or change a role; deletion goes through the confirmation page."""
-    rules.existing_user(name)
+    name = rules.existing_user(name)["name"]
     action = request.POST.get("action")
     if action == "password":
         rules.reset_password(name, request.POST.get("password", ""))
@@ -53,6 +53,7 @@ def user_action(request, name):
 @require_http_methods(["GET", "POST"])
 def user_delete(request, name):
     user = rules.existing_user(name)
+    name = user["name"]
     if name == request.account["name"]:
         messages.error(request, "You cannot delete your own account.")
         return _back()

@@ -27,7 +27,7 @@ def signup(request):
 def login(request):
     name = text_field(request.data, "name", max_length=64)
     token = rules.login(name, field(request.data, "password", str), client_ip(request))
-    response = JsonResponse({"name": name})
+    response = JsonResponse({"name": sessions.session_user(token)["name"]})
     set_session_cookie(response, token)
     return response
 
@@ -53,9 +53,10 @@ def admin_user(request):
     name = text_field(request.data, "name", max_length=64)
     password = field(request.data, "password", str)
     admin = field(request.data, "admin", bool, required=False, default=False)
-    if users.exists(name):
-        rules.reset_password(name, password)
-        return {"name": name, "created": False}
+    stored = users.stored_name(name)
+    if stored:
+        rules.reset_password(stored, password)
+        return {"name": stored, "created": False}
     rules.create_user(name, password, admin=admin)
     return {"name": name, "created": True}
 
@@ -71,5 +72,6 @@ def admin_user_role(request):
 @api(auth="admin", methods=("POST",))
 def admin_user_delete(request):
     name = text_field(request.data, "name", max_length=64)
+    name = rules.existing_user(name)["name"]
     rules.delete_user(request.account["name"], name)
     return {"deleted": name}

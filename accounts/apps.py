@@ -7,7 +7,7 @@ class AccountsConfig(AppConfig):
     def ready(self):
         from mangacircus.pages import settings_section
 
-        from . import sessions, users  # noqa: F401  (they register their db.json validators and hooks)
+        from . import apikeys, sessions, users  # noqa: F401  (they register their db.json validators and hooks)
 
         settings_section("user", "profile", "Profile & password", "mc-settings-profile", order=10)
         settings_section("admin", "users", "Users", "mc-settings-users", order=10)

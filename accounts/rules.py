@@ -48,7 +48,7 @@ def _check_signup_open(local, setup_code):
     if not first and settings.SIGNUP != "open":
         raise Forbidden("sign-up is closed; ask an admin for an account")
     if first and not local and not setup.matches(setup_code):
-        raise Forbidden("the first account needs the setup code from the server's log (or `python manage.py "
+        raise Forbidden("the first account needs the setup code from the server's log (or `.venv/bin/python manage.py "
                         "setupcode` on the server), unless it is made in a browser on the server itself")
     return first
 
@@ -85,6 +85,7 @@ def confirm_password(name, password, address, wrong="the current password is wro
 def login(name, password, address):
     """Check the password and start a new session (never adopting a token sent by the client)."""
     user = verify(name, password, address)
+    name = user["name"]  # as spelt at creation, whatever the case typed
     if passwords.needs_rehash(user["hash"]):
         try:
             users.set_password_hash(name, passwords.make_hash(password))
@@ -110,6 +111,7 @@ def change_password(name, old, new, address, current_token):
 # User administration: the same rules for the JSON API and the admin screens.
 
 def existing_user(name):
+    """The account named `name` in any case; its record's "name" is the spelling chosen at creation."""
     user = users.get_user(name) if isinstance(name, str) else None
     if user is None:
         raise NotFound(f"no user named {name}")
@@ -124,20 +126,20 @@ def create_user(name, password, admin=False):
 
 def reset_password(name, password):
     """An admin sets a new password; every session of the user ends."""
-    existing_user(name)
+    name = existing_user(name)["name"]
     check_password_rules(password)
     _replace_password(name, password)
 
 
 def set_role(actor, name, admin):
-    existing_user(name)
+    name = existing_user(name)["name"]
     if name == actor and not admin:
         raise Invalid("you cannot revoke your own admin rights; another admin can")
     users.set_admin(name, admin)
 
 
 def delete_user(actor, name):
-    existing_user(name)
+    name = existing_user(name)["name"]
     if name == actor:
         raise Invalid("you cannot delete your own account")
     users.delete_user(name)

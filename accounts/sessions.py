@@ -28,11 +28,24 @@ def _end_all(name, keep=None):
 db.on_user_deleted(_end_all)
 
 
-def create_session(name):
+def create_session(name, key=None):
+    """A new session token. `key`: the id of the API key it was opened with (accounts/apikeys.py),
+    so that revoking the key ends it too."""
     token = secrets.token_hex(32)
+    entry = {"u": name, "t": now_ms()}
+    if key:
+        entry["k"] = key
     with db.security_change("sessions"):
-        db.section("sessions")[digest(token)] = {"u": name, "t": now_ms()}
+        db.section("sessions")[digest(token)] = entry
     return token
+
+
+def end_key_sessions(name, key):
+    """End the sessions opened with the user's API key `key` (called when it is revoked)."""
+    with db.security_change("sessions"):
+        sessions = db.section("sessions")
+        for d in [d for d, s in sessions.items() if s.get("u") == name and s.get("k") == key]:
+            del sessions[d]
 
 
 def session_user(token):

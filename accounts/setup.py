@@ -88,5 +88,5 @@ def announce():
     log.warning(
         "No account yet. Create the first one (it becomes the admin) in a browser on this machine, "
         "at http://localhost:%s/, or from anywhere with the setup code %s "
-        "(`python manage.py setupcode` shows it again).", settings.PORT, ensure(),
+        "(`.venv/bin/python manage.py setupcode` shows it again).", settings.PORT, ensure(),
     )

@@ -21,15 +21,34 @@ def _validate(data):
 db.add_validator(_validate)
 
 
-def get_user(name):
+def _stored_name(users, name):
+    """The name as stored for `name` typed in any case: the exact spelling first, else the one
+    account whose name differs only by case. Files from before names were unique regardless of
+    case may hold two such accounts; then only the exact spelling finds either (docs/accounts.md)."""
+    if name in users:
+        return name
+    folded = name.casefold() if isinstance(name, str) else None
+    matches = [stored for stored in users if stored.casefold() == folded]
+    return matches[0] if len(matches) == 1 else None
+
+
+def stored_name(name):
+    """The spelling chosen at creation of the account `name` (any case), or None."""
     with db.lock():
-        user = db.section("users").get(name)
+        return _stored_name(db.section("users"), name)
+
+
+def get_user(name):
+    """The account named `name` in any case (its record keeps the spelling chosen at creation)."""
+    with db.lock():
+        users = db.section("users")
+        user = users.get(_stored_name(users, name))
         return dict(user) if user else None
 
 
 def exists(name):
     with db.lock():
-        return name in db.section("users")
+        return _stored_name(db.section("users"), name) is not None
 
 
 def user_count():
@@ -49,7 +68,7 @@ def check_new_name(name):
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise Invalid("name must be 1-32 letters, digits, '.', '-' or '_', starting with a letter or digit")
     with db.lock():
-        if any(existing.lower() == name.lower() for existing in db.section("users")):
+        if any(existing.casefold() == name.casefold() for existing in db.section("users")):
             raise Conflict(f"the name {name} is taken")
 
 

@@ -50,7 +50,9 @@ def login_page(request):
 def signup_page(request):
     state = rules.signup_state()
     if not state["signup"]:
-        return HttpResponseRedirect(reverse("mc-login"))
+        # Said in words rather than a silent jump to the sign-in form.
+        return render(request, "accounts/signup.html", {"state": state, "closed": True},
+                      status=200 if request.method == "GET" else 403)
     local = from_this_machine(request)
 
     def signup(name):

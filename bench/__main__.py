@@ -13,14 +13,29 @@ import sys
 import time
 from pathlib import Path
 
-from . import dbflush, firstpage, generate, household, loadgen, proxy, scanning, scraper_bench, serving
+from . import (
+    apps,
+    archives,
+    backup_bench,
+    catalog_bench,
+    dbflush,
+    firstpage,
+    generate,
+    household,
+    loadgen,
+    proxy,
+    scanning,
+    scraper_bench,
+    serving,
+)
 from .report import machine, table
 
-# Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs.
+# Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs,
+# and the db.json and catalog.json MB of the backup rows (bench/backup_bench.py).
 SETTINGS = {
-    "tiny": {"flush": (0.2, 1), "seconds": 0.5, "runs": 1, "users": 4},
-    "medium": {"flush": (2, 10), "seconds": 3, "runs": 3, "users": 16},
-    "large": {"flush": (2, 10), "seconds": 5, "runs": 3, "users": 16},
+    "tiny": {"flush": (0.2, 1), "seconds": 0.5, "runs": 1, "users": 4, "backup": (1, 0.2)},
+    "medium": {"flush": (2, 10), "seconds": 3, "runs": 3, "users": 16, "backup": (10, 2)},
+    "large": {"flush": (2, 10), "seconds": 5, "runs": 3, "users": 16, "backup": (10, 2)},
 }
 FLUSH_LIMIT_MS = 50
 
@@ -85,6 +100,8 @@ def server_rows(work, library, index_pages, opts, say):
         admin = serving.Client("127.0.0.1", server.port)
         admin.cookies["sid"] = cookies[0]
         rows += household.rows(server, admin, cookies, generate.LONG, opts["seconds"], client_cpus)
+        say("catalog: discovery and the manga page with relations")
+        rows += catalog_bench.server_rows(server, admin, opts["seconds"], client_cpus)
         say("/lib/ against nginx")
         direct, via = serving.Client("127.0.0.1", server.port), serving.Client("127.0.0.1", handoff.port)
         direct.cookies["sid"] = via.cookies["sid"] = cookies[0]
@@ -93,11 +110,13 @@ def server_rows(work, library, index_pages, opts, say):
     finally:
         server.stop()
         handoff.stop()
+    say("/lib/ from a CBZ")
+    rows += archives.lib_rows(work, library, typical_page(library), opts["seconds"], 16, server_cpus, client_cpus)
     return rows
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=".venv/bin/python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--preset", choices=sorted(generate.PRESETS), default="large")
     parser.add_argument("--dir", help="working folder (default bench/out/<preset>)")
     parser.add_argument("--seconds", type=float, help="load seconds per route and concurrency")
@@ -123,6 +142,9 @@ def main(argv=None):
     rows.append(row)
     say("shallow check")
     rows.append(scanning.shallow_check(library, index, opts["runs"] * 5))
+    say("the same pages as CBZ archives: full scan and rescan")
+    cbz_root, _archives = archives.cbz_copy(library, work / "cbz")
+    rows += archives.scan_rows(library, cbz_root, opts["runs"])
     data = work / "data"
     shutil.rmtree(data, ignore_errors=True)
     snapshot_path = scanning.save_snapshot(data, index, library)
@@ -134,8 +156,14 @@ def main(argv=None):
     sizes = opts["flush"]
     for mb in sizes:
         rows.append(dbflush.flush_row(work / "flush", mb, 9, FLUSH_LIMIT_MS if mb == sizes[-1] else None))
+    say("catalog.json load and flush")
+    rows += catalog_bench.file_rows(work / "catalog")
     rows += server_rows(work, library, index_counts, opts, say)
     rows += scraper_bench.rows(say)
+    say("reading apps (/komga/)")
+    rows += apps.apps_rows(work, opts["seconds"], *serving.pinning(), say)
+    db_mb, catalog_mb = opts["backup"]
+    rows += backup_bench.backup_rows(work, db_mb, catalog_mb, seconds=max(2.0, opts["seconds"] * 2), say=say)
 
     header = (f"MangaCircus benchmark, preset {args.preset}: {index_counts['manga']:,} manga, "
               f"{index_counts['chapters']:,} chapters, {index_counts['pages']:,} pages"

@@ -27,10 +27,11 @@ def _lua_string(text):
     return "[==[" + text + "]==]"
 
 
-def _lua(method, path, cookies, body, wrap):
+def _lua(method, path, cookies, body, wrap, headers=None):
     lines = ["local cookies = {" + ", ".join(_lua_string(c) for c in cookies) + "}", "local n = 0",
              "request = function()", "  n = n + 1",
              '  local h = {["Cookie"] = "sid=" .. cookies[(n % #cookies) + 1]}']
+    lines += [f"  h[ {_lua_string(k)} ] = {_lua_string(v)}" for k, v in (headers or {}).items()]
     if body is None:
         lines.append(f"  return wrk.format({_lua_string(method)}, {_lua_string(path)}, h)")
     else:
@@ -59,9 +60,9 @@ def parse_wrk(out):
             "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), "requests": requests, "errors": errors}
 
 
-def _wrk(base, method, path, cookies, body, wrap, clients, seconds, cpus):
+def _wrk(base, method, path, cookies, body, wrap, clients, seconds, cpus, headers=None):
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
-        f.write(_lua(method, path, cookies or [""], body, wrap))
+        f.write(_lua(method, path, cookies or [""], body, wrap, headers))
     try:
         cmd = [WRK, "-t1", f"-c{clients}", f"-d{seconds}s", "--latency", "--timeout", "10s", "-s", f.name, base]
         out = subprocess.run(_pinned(cmd, cpus), capture_output=True, text=True, check=True,
@@ -75,22 +76,23 @@ def _pinned(cmd, cpus):
     return ["taskset", "-c", cpus, *cmd] if cpus and shutil.which("taskset") else cmd
 
 
-def _python(base, method, path, cookies, body, wrap, clients, seconds, cpus):
+def _python(base, method, path, cookies, body, wrap, clients, seconds, cpus, headers=None):
     """The same closed loop from a child Python process (this module run as a script)."""
     spec = json.dumps({"base": base, "method": method, "path": path, "cookies": cookies, "body": body,
-                       "wrap": wrap, "clients": clients, "seconds": seconds})
+                       "wrap": wrap, "clients": clients, "seconds": seconds, "headers": headers or {}})
     out = subprocess.run(_pinned([sys.executable, __file__, spec], cpus), capture_output=True, text=True,
                          check=True, timeout=seconds + 60).stdout
     return {**json.loads(out), "tool": "python"}
 
 
 def run(base, path, *, method="GET", cookies=(), body=None, wrap=1, clients=1, seconds=5.0, cpus=None,
-        tool=None):
-    """Load `base` + `path` for `seconds` with `clients` connections; figures as described above."""
+        tool=None, headers=None):
+    """Load `base` + `path` for `seconds` with `clients` connections; figures as described above.
+    `headers` are sent with every request (and replace the sid cookie when they name Cookie)."""
     use = tool or ("wrk" if WRK and seconds >= 1 else "python")  # wrk counts whole seconds
     fn = _wrk if use == "wrk" else _python
     seconds = max(1, round(seconds)) if use == "wrk" else seconds
-    return fn(base, method, path, list(cookies), body, wrap, clients, seconds, cpus)
+    return fn(base, method, path, list(cookies), body, wrap, clients, seconds, cpus, headers)
 
 
 # The Python client, run in its own process by _python().
@@ -102,7 +104,7 @@ def _client(spec, stop, latencies, errors, offset):
     n = offset
     while time.monotonic() < stop:
         n += 1
-        headers = {"Cookie": "sid=" + cookies[n % len(cookies)]}
+        headers = {"Cookie": "sid=" + cookies[n % len(cookies)], **spec.get("headers", {})}
         payload = None
         if spec["body"] is not None:
             payload = spec["body"].replace("{i}", str(n % spec["wrap"])).encode()

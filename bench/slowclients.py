@@ -275,7 +275,7 @@ def rows_from(calm, slow, counters, cpu, opts, size, kind="heads"):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.slowclients", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=".venv/bin/python -m bench.slowclients", description=__doc__.splitlines()[0])
     parser.add_argument("--slow", type=int, default=500, help="slow connections kept open (default 500)")
     parser.add_argument("--interval", type=float, default=1.0, help="seconds between a slow client's bytes")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of probes, then of images, a window")

@@ -3,3 +3,35 @@ from django.apps import AppConfig
 
 class CatalogConfig(AppConfig):
     name = "catalog"
+
+    def ready(self):
+        from mangacircus import backups, localadmin
+        from mangacircus.pages import settings_section
+
+        from . import research, store
+
+        settings_section("admin", "catalog", "Catalog", "mc-settings-catalog", order=25)
+        localadmin.register("catalog-import", research.import_handler)
+        localadmin.register("catalog-export", research.export_handler)
+        backups.register_snapshot("catalog.json", store.snapshot)  # from memory, under its lock
+
+    def check_runtime(self):
+        from . import store
+
+        store.check()
+
+    def start_runtime(self):
+        from library import thumbs
+
+        from . import overrides, store
+
+        store.open_catalog()
+        thumbs.choose_covers(overrides.cover_path)
+
+    def stop_runtime(self):
+        from library import thumbs
+
+        from . import store
+
+        thumbs.choose_covers(None)
+        store.close_catalog()

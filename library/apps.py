@@ -6,6 +6,13 @@ from django.core import checks
 class LibraryConfig(AppConfig):
     name = "library"
 
+    def ready(self):
+        from mangacircus import health
+
+        from . import service
+
+        health.register("library", service.health)
+
     def start_runtime(self):
         from . import links, service, thumbs
 

@@ -16,18 +16,23 @@ stays meanwhile.
 import os
 from typing import NamedTuple
 
+from . import comicinfo
 from . import meta as metadata
+from .build_archive import ArchiveBuilding, ArchiveSlot, BookInfo
 from .folders import join
 from .model import UNSETTLED, Book, Chapter, Manga, Version, stamp_ms, stamp_mtime_ns, stamp_of
 from .names import (
     ChapterName,
+    is_archive,
     is_page,
     loose_chapter,
     natural_key,
     next_free_key,
+    number_key,
     parse_book,
     parse_chapter,
     parse_volume_chapter,
+    unread_format,
 )
 
 
@@ -41,18 +46,20 @@ class Slot(NamedTuple):
     note: str = "matches no chapter name"
 
 
-class BookInfo(NamedTuple):
-    title: str | None
-    folder: str | None
-    stamp: int | None
+def warn_unread(warn, rel, name):
+    """A file of a book format that is not read (CBR, PDF …): reported, never silently dropped."""
+    what = unread_format(name)
+    if what:
+        warn("skipped-file", join(rel, name), f"{what} files are not read: only CBZ/ZIP archives and image folders are")
 
 
-class MangaBuilder:
+class MangaBuilder(ArchiveBuilding):
     def __init__(self, scan, name, old):
         self.scan = scan
         self.name = name
         self.old = old
         self.old_versions = {v.path: v for v in old.versions()} if old else {}
+        self.old_archives = self._old_archives()
         self.warnings = []
         self.watch = []
         self.slots = {}  # book key → [Slot]
@@ -90,19 +97,27 @@ class MangaBuilder:
         for e in entries:
             if e.is_dir:
                 self._classify(e)
+            elif is_archive(e.name):
+                self._archive_file(e, name)
+            else:
+                warn_unread(self.warn, name, e.name)
         books = self._books()
         versions = [v for b in books for c in b.chapters for v in c.versions]
         if not books:
             if not self.settling:
                 self.warn("skipped-folder", name, "no chapters found in this manga folder")
             self.watch.append((name, stamp))
+        # ComicInfo.xml fills in what manga.json does not say, from the first chapter that has one.
+        series = next((v.meta["comicInfoSeries"] for v in versions if "comicInfoSeries" in v.meta), {})
+        merged = {**{k: v for k, v in series.items() if k != "direction"}, **(self.meta or {})}
+        self.meta = merged if series else self.meta
         title = metadata.text(self.meta, "title") or name
         sizes = (size for v in versions for size in v.sizes())
         updated = max((stamp_ms(v.stamp) for v in versions), default=stamp_ms(stamp))
         return Manga(
             name, books, title=title, sort_title=metadata.text(self.meta, "sortTitle") or title,
             meta=self.meta or {},
-            direction=metadata.resolve_direction(None, self.meta, sizes, s.default_direction),
+            direction=metadata.resolve_direction(None, self.meta, sizes, s.default_direction, series),
             cover=join(name, cover.name) if cover else _first_page(books),
             added=old.added if old else (updated if s.first else s.now), updated=updated, stamp=stamp,
             watch=self.watch, warnings=self.warnings,
@@ -143,23 +158,34 @@ class MangaBuilder:
         for x in entries:
             if x.is_dir:
                 self._slot(book.key, Slot(x.path, rel, x.name, parse_chapter(x.name, in_book=True)))
+            elif is_archive(x.name):
+                self._archive_file(x, rel, book.key)
+            else:
+                warn_unread(self.warn, rel, x.name)
 
     def _books(self):
         books = []
         for key, slots in self.slots.items():
-            used = {slot.parsed.key for slot in slots if slot.parsed}
-            after, chapters = None, {}
+            found = []  # (ChapterName or None, Version or None, note)
             for slot in slots:
-                version = self._version(slot)
-                if slot.parsed:
-                    after = slot.parsed.key
+                if isinstance(slot, ArchiveSlot):
+                    note = "the archive's name gives no chapter number"
+                    found += [(p, v, note) for p, v in self._archive_versions(slot)]
+                else:
+                    found.append((*self._version(slot), slot.note))
+            used = {parsed.key for parsed, _v, _n in found if parsed}
+            after, chapters = None, {}
+            for parsed, version, note in found:
+                if parsed:
+                    after = parsed.key
                 if version is None:
                     continue
-                ckey = slot.parsed.key if slot.parsed else None
+                ckey = parsed.key if parsed else None
                 if ckey is None:
                     ckey = after = next_free_key(used, after)
                     used.add(ckey)
-                    self.warn("unrecognised-folder", version.path, f"{slot.note}: read as chapter {key}/{ckey}")
+                    kind = "unrecognised-archive" if version.archive else "unrecognised-folder"
+                    self.warn(kind, version.path, f"{note}: read as chapter {key}/{ckey}")
                 chapters.setdefault(ckey, []).append(version)
             info = self.book_info.get(key) or BookInfo(None, None, None)
             if chapters:
@@ -174,7 +200,8 @@ class MangaBuilder:
         return books
 
     def _version(self, slot):
-        """The Version of one chapter folder, or None (with a warning) when it holds no pages."""
+        """(ChapterName or None, the Version of one chapter folder or None with a warning when it holds
+        no pages). The name is the slot's, or ComicInfo.xml's Number when the folder name has none."""
         s = self.scan
         rel = join(slot.dir, slot.name)
         stamp = slot.stamp
@@ -184,45 +211,78 @@ class MangaBuilder:
                 stamp = stamp_of(os.stat(slot.path))
             except OSError as e:
                 self.warn("unreadable", rel, f"cannot be read ({e.strerror or e})")
-                return None
+                return slot.parsed, None
         old = self.old_versions.get(rel)
         if old is not None and not s.full and self.reuse and old.stamp == stamp and slot.pages is None:
             self.warnings.extend(w for w in self.old.warnings if w[1] == rel or w[1].startswith(rel + "/"))
-            return old
-        chapter_meta, pages = None, slot.pages
+            return self._named(slot, old.meta), old
+        chapter_meta, info, pages = None, None, slot.pages
         if pages is None:
             try:
                 entries = s.listing(slot.path, rel, self.warn)
             except OSError as e:
                 self.warn("unreadable", rel, f"cannot be listed ({e.strerror or e})")
                 self.watch.append((rel, stamp))
-                return None
+                return slot.parsed, None
             pages = [e for e in entries if not e.is_dir and is_page(e.name)]
             for e in entries:
                 if e.is_dir:
                     self.warn("skipped-folder", join(rel, e.name), "folders inside a chapter folder are not read")
                 elif e.name == "chapter.json":
                     chapter_meta = self._read_meta(e.path, join(rel, e.name))
+                elif e.name.casefold() == "comicinfo.xml":
+                    info = self._read_comicinfo(e.path, join(rel, e.name))
+                elif is_archive(e.name):
+                    self.warn("skipped-file", join(rel, e.name), "archives inside a chapter folder are not read")
+                else:
+                    warn_unread(self.warn, rel, e.name)
         if not pages:
             if slot.parsed:
                 self.warn("empty-chapter", rel, "this chapter folder holds no pages")
             else:
                 self.warn("skipped-folder", rel, f"{slot.note} and holds no pages")
             self.watch.append((rel, stamp))
-            return None
+            return slot.parsed, None
         if s.settle_ns:
             pages = self._settled(slot, rel, stamp, pages)
             if pages is None:
-                return old
+                return (self._named(slot, old.meta) if old else slot.parsed), old
+        extra, hidden = comicinfo.page_types(info, len(pages))
+        if hidden or extra:
+            tags = {pages[i].name: extra[i] for i in extra if i not in hidden}
+            pages = [e for i, e in enumerate(pages) if i not in hidden]
+        else:
+            tags = None
         sizes = self._sizes(rel, pages, old, stamp)
+        meta = {**comicinfo.chapter_fields(info), **(chapter_meta or {})} or None
         parsed = slot.parsed or (loose_chapter(slot.name) if slot.pages is None else ChapterName(None, None, None))
-        return Version(
+        return self._named(slot, meta), Version(
             slot.name, dir=slot.dir, files=[e.name for e in pages], sizes=sizes, stamp=stamp,
             source=metadata.text(chapter_meta, "source") or parsed.source,
-            title=metadata.text(chapter_meta, "title") or parsed.title,
-            meta=chapter_meta, priority=metadata.priority(chapter_meta),
-            direction=metadata.resolve_direction(chapter_meta, self.meta, sizes, s.default_direction),
+            title=metadata.text(meta, "title") or parsed.title,
+            meta=meta, priority=metadata.priority(chapter_meta), tags=tags,
+            direction=metadata.resolve_direction(chapter_meta, self.meta, sizes, s.default_direction,
+                                                 comicinfo.manga_fields(info)),
         )
+
+    def _named(self, slot, meta):
+        """The slot's ChapterName, or one from ComicInfo.xml's Number (kept in the meta) when it has none."""
+        number = (meta or {}).get("number") if slot.parsed is None and slot.pages is None else None
+        if isinstance(number, str) and comicinfo.number(number):
+            return ChapterName(number_key(number), None, None)
+        return slot.parsed
+
+    def _read_comicinfo(self, path, rel):
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(comicinfo.MAX_BYTES + 1)
+        except OSError as e:
+            self.warn("invalid-comicinfo", rel, f"cannot be read ({e.strerror or e}); it is ignored")
+            return None
+        info, problem = comicinfo.parse(raw)
+        if problem:
+            self.warn("invalid-comicinfo", rel, f"{problem}; it is ignored")
+        return info
 
     def _settled(self, slot, rel, stamp, pages):
         """The pages (with their stats, for _sizes) when the folder has settled; else None, with a

@@ -1,34 +1,34 @@
-"""Serving image files from LIBRARY (and thumbnails from DATA) without ever serving anything else.
+"""Serving page images from LIBRARY (and thumbnails from DATA) without ever serving anything else.
 
-`library_page(rel)` turns a URL path into a real file path, or None when:
+`open_page(rel)` is the one way to a page's bytes, for /lib/, thumbnails and anything else that
+needs them: a file in a chapter folder, or a member of a CBZ/ZIP archive (pagefile.py). It answers
+None when:
 - a segment is empty, `.`, `..`, hidden (`.staging`) or a system name, or the path holds NUL or `\\`;
 - the name (and the name the path really resolves to) has no page extension;
-- the real path, symlinks resolved, is not inside LIBRARY.
+- the real path, symlinks resolved, is not inside LIBRARY;
+- the path leads into an archive the index holds, and the index does not hold that member;
+- the file (or member) is not a regular file whose magic bytes name an image format.
 The URL is decoded once, by the server; `%2e%2e` that arrives still encoded is a file name like any
 other, and does not exist.
 
-`image_response()` then opens the file without following a last-moment link, checks that it is a
-regular file whose magic bytes name an image format (the Content-Type comes from those bytes, not
-from the name), and answers with an ETag (304 on If-None-Match), `Cache-Control: private,
-max-age=86400` and `Content-Security-Policy: sandbox; default-src 'none'` (nosniff comes from
-Django's SecurityMiddleware, as on every response). The body is a FileResponse (gunicorn sends it
-with sendfile), or, with SENDFILE_HEADER set, an empty response that hands the file to the reverse
-proxy: only after the session check that the view did first.
+`page_response()` answers with the Content-Type from those bytes, an ETag (304 on If-None-Match),
+`Cache-Control: private, max-age=86400` and `Content-Security-Policy: sandbox; default-src 'none'`
+(nosniff comes from Django's SecurityMiddleware, as on every response). The body is a
+FileResponse (gunicorn sends it with sendfile, an archive's stored member from its offset), a
+stream decompressed as it goes (a deflated member), or, with SENDFILE_HEADER set, an empty
+response that hands a folder's file to the reverse proxy: only after the session check that the
+view did first.
 """
 import functools
 import os
-import stat
 from urllib.parse import quote
 
 from django.conf import settings
-from django.http import FileResponse, HttpResponse, HttpResponseNotModified
 
+from . import index, pagefile
 from .folders import inside
-from .imagesize import CONTENT_TYPES, detect
-from .names import IMAGE_EXTENSIONS, extension, is_ignored
+from .names import ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS, extension, is_ignored
 
-CACHE_CONTROL = "private, max-age=86400"
-CSP = "sandbox; default-src 'none'"
 MAX_PATH = 4096
 
 
@@ -58,16 +58,6 @@ def library_page(rel):
     return real
 
 
-def _etag(st):
-    return f'"{st.st_ino:x}-{st.st_size:x}-{st.st_mtime_ns:x}"'
-
-
-def _matches(request, etag):
-    header = request.META.get("HTTP_IF_NONE_MATCH", "")
-    tags = {t.strip().removeprefix("W/") for t in header.split(",")}
-    return etag in tags or "*" in tags
-
-
 def _proxy_path(real):
     """The file's path for the proxy hand-off, or None when the header could not carry it."""
     root_real = _real_root(settings.LIBRARY)
@@ -79,39 +69,83 @@ def _proxy_path(real):
     return real.encode("utf-8", "surrogateescape").decode("latin-1")  # raw bytes, as the file system has them
 
 
-def image_response(request, real, *, proxy=True):
-    """The image at the real path `real`, or None when it is no readable image file."""
+def _in_archive(rel):
+    """(real path of the archive, member name) when the index holds `rel` as a page inside an
+    archive; False when `rel` points into an indexed archive at something the index does not hold;
+    None when it names no archive of the index (a file in a folder, then)."""
+    parts = rel.split("/")
+    manga = index.current().get(parts[0])
+    if manga is None:
+        return None
+    for i in range(1, len(parts) - 1):
+        if extension(parts[i]) in ARCHIVE_EXTENSIONS:
+            archive = "/".join(parts[:i + 1])
+            if manga.holds_archive(archive):
+                member = "/".join(parts[i + 1:])
+                if not manga.holds_member(archive, member):
+                    return False
+                root_real = _real_root(settings.LIBRARY)
+                real = os.path.realpath(os.path.join(root_real, *parts[:i + 1]))
+                if not inside(real, root_real) or extension(real) not in ARCHIVE_EXTENSIONS:
+                    return False
+                return real, member
+    return None
+
+
+def _checked(rel):
+    return (settings.LIBRARY is not None and rel and len(rel) <= MAX_PATH and "\0" not in rel and "\\" not in rel
+            and not any(not p or p in (".", "..") or is_ignored(p) for p in rel.split("/"))
+            and extension(rel) in IMAGE_EXTENSIONS)
+
+
+def open_page(rel):
+    """The page image at `rel` (relative to LIBRARY, as in a /lib/ URL), opened and checked, or None.
+
+    The one way to a page's bytes, whatever holds it: a file in a chapter folder (library_page's
+    checks) or a member of a CBZ/ZIP archive, which must be a page the index holds. The answer is
+    a pagefile.PageFile: `kind`, `length`, `etag`, `read()`, `chunks()`, `response(request)`; close it
+    (or use `with`) unless response() was called."""
+    if not _checked(rel):
+        return None
+    found = _in_archive(rel)
+    if found is False:
+        return None
+    if found:
+        return pagefile.open_member(*found)
+    real = library_page(rel)
+    return pagefile.open_file(real) if real else None
+
+
+def page_stamp(rel):
+    """What identifies the bytes of the page at `rel` without opening it (thumbnail names):
+    the holding file's inode, size and mtime, and the member's name in an archive; None when gone."""
+    if not _checked(rel):
+        return None
+    found = _in_archive(rel)
+    if found is False:
+        return None
+    real, member = found or (library_page(rel), "")
     try:
-        fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        st = os.stat(real) if real else None
     except OSError:
         return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError("not a regular file")
-        f = os.fdopen(fd, "rb")
-    except OSError:
-        os.close(fd)
+    return st and f"{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}\0{member}"
+
+
+def page_response(request, rel):
+    """The /lib/ answer for the page at `rel`, or None (404)."""
+    page = open_page(rel)
+    if page is None:
         return None
-    try:
-        kind = detect(f.read(32))
-    except OSError:
-        kind = None
-    if kind is None:
-        f.close()
-        return None
-    etag = _etag(st)
-    headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL, "Content-Security-Policy": CSP}
-    if _matches(request, etag):
-        f.close()
-        response = HttpResponseNotModified()
-        for name, value in headers.items():
-            response[name] = value
-        return response
-    hand_off = _proxy_path(real) if proxy and settings.SENDFILE_HEADER else None
-    if hand_off is not None:
-        f.close()
-        header = "X-Accel-Redirect" if settings.SENDFILE_HEADER == "x-accel-redirect" else "X-Sendfile"
-        return HttpResponse(b"", content_type=CONTENT_TYPES[kind], headers={**headers, header: hand_off})
-    f.seek(0)
-    return FileResponse(f, content_type=CONTENT_TYPES[kind], headers=headers)
+    hand_off = None
+    if settings.SENDFILE_HEADER and page.member is None:
+        path = _proxy_path(page.real)
+        if path is not None:
+            hand_off = ("X-Accel-Redirect" if settings.SENDFILE_HEADER == "x-accel-redirect" else "X-Sendfile", path)
+    return page.response(request, hand_off=hand_off)
+
+
+def image_response(request, real):
+    """A file that is not in LIBRARY (a thumbnail in DATA) answered the same way, or None."""
+    page = pagefile.open_file(real)
+    return page.response(request) if page else None

@@ -70,10 +70,24 @@ def size(path):
             kind = detect(head)
             if kind is None:
                 return None
-            src = _Source(f, head)
-            result = _READERS[kind](src)
+            result = _READERS[kind](_Source(f, head))
     except (OSError, struct.error, ValueError, IndexError):
         return None
+    return _sane(result)
+
+
+def size_in(source):
+    """The same from any `source` with read(offset, n) and length (an archive member, zipread.py)."""
+    try:
+        head = source.read(0, HEAD)
+        kind = detect(head)
+        result = _READERS[kind](source) if kind else None
+    except (OSError, struct.error, ValueError, IndexError, EOFError):
+        return None
+    return _sane(result)
+
+
+def _sane(result):
     if result and 0 < result[0] <= MAX_SIDE and 0 < result[1] <= MAX_SIDE:
         return result
     return None

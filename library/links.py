@@ -16,6 +16,7 @@ it from when they were made, so the same page keeps the same URL (and the browse
 while. A session ended or a restriction applied stops new links at once (they are made only for an
 allowed request); a link already handed out, with its sid, works at the proxy until it expires.
 Without a proxy the same URLs work: the /lib/ route ignores the query and checks the session.
+Pages inside a CBZ/ZIP archive are never signed: nginx cannot open a member from disk.
 """
 import base64
 import hashlib
@@ -26,6 +27,8 @@ from urllib.parse import quote, unquote
 from django.conf import settings
 
 from mangacircus import secretkey
+
+from .names import ARCHIVE_EXTENSIONS
 
 SECRET_FILE = "link-secret"
 NGINX_FILE = "link-secret.nginx"
@@ -92,9 +95,15 @@ def sign_pages(request, pages):
 
 
 def _unquote_lib(url):
+    """The path below LIBRARY of a page URL nginx can serve from disk, or None: a member of a CBZ/ZIP
+    archive ("<archive>.cbz/<member>") is not a file there, so it keeps the plain URL."""
     if not url.startswith("lib/"):
         return None
-    return unquote(url[4:], errors="surrogateescape")
+    rel = unquote(url[4:], errors="surrogateescape")
+    folders = rel.split("/")[:-1]
+    if any(f.rpartition(".")[2].casefold() in ARCHIVE_EXTENSIONS for f in folders if "." in f):
+        return None
+    return rel
 
 
 def url(rel, sid, until=None):

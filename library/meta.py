@@ -73,6 +73,8 @@ def mostly_tall(sizes):
     return known > 0 and tall * 2 > known
 
 
-def resolve_direction(chapter_meta, manga_meta, sizes, default):
-    """chapter.json, else manga.json, else ttb for mostly tall pages, else the default setting."""
-    return direction(chapter_meta) or direction(manga_meta) or ("ttb" if mostly_tall(sizes) else default)
+def resolve_direction(chapter_meta, manga_meta, sizes, default, comic_info=None):
+    """chapter.json, else manga.json, else ComicInfo.xml's `Manga` (rtl), else ttb for mostly tall
+    pages, else the default setting."""
+    return (direction(chapter_meta) or direction(manga_meta) or direction(comic_info)
+            or ("ttb" if mostly_tall(sizes) else default))

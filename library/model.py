@@ -51,12 +51,20 @@ def pack_sizes(sizes):
 
 
 class Version:
-    """One chapter folder. `path` is relative to LIBRARY; `meta` is chapter.json ({} when absent)."""
+    """One chapter folder, or one CBZ/ZIP archive, or a chapter folder inside one. `path` is relative
+    to LIBRARY; `meta` is chapter.json over ComicInfo.xml ({} when absent).
 
-    __slots__ = ("name", "source", "title", "_meta", "priority", "direction", "_dir", "_files", "_sizes", "stamp")
+    `archive`: the archive's path when the pages are members of one, else None; a page's member
+    name is then its path below the archive (`archive_member()`). `stamp` is the archive's then.
+    `tags`: {file: extra tags} from ComicInfo.xml, or None."""
+
+    __slots__ = ("name", "source", "title", "_meta", "priority", "direction", "_dir", "_files", "_sizes", "stamp",
+                 "archive", "tags")
 
     def __init__(self, name, *, dir, files, sizes, stamp, source=None, title=None, meta=None, priority=0,
-                 direction="rtl"):
+                 direction="rtl", archive=None, tags=None):
+        self.archive = archive
+        self.tags = tags or None
         self.name = name
         self.source = sys.intern(source) if source else None
         self.title = title
@@ -89,7 +97,15 @@ class Version:
         return [(s[i] or None, s[i + 1] or None) for i in range(0, len(s), 2)]
 
     def pages(self):
-        return [Page(f, w, h, *parse_page(f)) for f, (w, h) in zip(self.files(), self.sizes())]
+        pages = [Page(f, w, h, *parse_page(f)) for f, (w, h) in zip(self.files(), self.sizes())]
+        if self.tags:
+            pages = [p._replace(tags=p.tags + self.tags[p.file]) if p.file in self.tags else p for p in pages]
+        return pages
+
+    def archive_member(self, file):
+        """The member name of one of its pages inside its archive."""
+        inner = self.path[len(self.archive) + 1:]
+        return f"{inner}/{file}" if inner else file
 
     def __repr__(self):
         return f"<Version {self.path!r} {self.page_count} pages>"
@@ -140,7 +156,7 @@ class Manga:
     """A manga folder. `cover` is a path relative to LIBRARY or None; `added`/`updated` are ms."""
 
     __slots__ = ("name", "title", "sort_title", "meta", "direction", "cover", "books", "added", "updated",
-                 "stamp", "watch", "warnings", "_by_id", "_chapters", "_counts")
+                 "stamp", "watch", "warnings", "_by_id", "_chapters", "_counts", "_archives")
 
     def __init__(self, name, books, *, title, sort_title, meta, direction, cover, added, updated, stamp,
                  watch=(), warnings=()):
@@ -159,10 +175,38 @@ class Manga:
         self._by_id = None
         self._chapters = None
         self._counts = None
+        self._archives = None
 
     @property
     def path(self):
         return self.name
+
+    def holds_archive(self, archive):
+        """True when the archive at `archive` (relative to LIBRARY) holds pages of this manga."""
+        return archive in self._archive_versions()
+
+    def holds_member(self, archive, member):
+        """True when `member` of that archive is one of the index's pages (what /lib/ may serve)."""
+        for v in self._archive_versions().get(archive, ()):
+            inner = v.path[len(archive) + 1:]
+            if inner:
+                if not member.startswith(inner + "/"):
+                    continue
+                file = member[len(inner) + 1:]
+            else:
+                file = member
+            if f"{_JOIN}{file}{_JOIN}" in f"{_JOIN}{v._files}{_JOIN}":
+                return True
+        return False
+
+    def _archive_versions(self):
+        if self._archives is None:
+            found = {}
+            for v in self.versions():
+                if v.archive:
+                    found.setdefault(v.archive, []).append(v)
+            self._archives = found
+        return self._archives
 
     def chapters(self):
         """Every chapter in reading order: books in order (extras after the numbered ones)."""
@@ -201,7 +245,8 @@ def _content(m):
         for c in b.chapters:
             yield c.key, c.title
             for v in c.versions:
-                yield v.name, v.source, v.title, v._meta, v.priority, v.direction, v._dir, v._files, v._sizes
+                yield (v.name, v.source, v.title, v._meta, v.priority, v.direction, v._dir, v._files, v._sizes,
+                       v.archive, v.tags)
 
 
 def same_content(a, b):

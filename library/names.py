@@ -8,6 +8,10 @@ from decimal import Decimal
 from typing import NamedTuple
 
 IMAGE_EXTENSIONS = frozenset({"jpg", "jpeg", "png", "webp", "gif", "avif"})
+ARCHIVE_EXTENSIONS = frozenset({"cbz", "zip"})
+# Archives and books of other formats: never read, always reported (docs/library.md, "Archives").
+UNREAD_FORMATS = {"cbr": "CBR (RAR)", "rar": "RAR", "cb7": "CB7 (7-Zip)", "7z": "7-Zip", "cbt": "CBT (tar)",
+                  "tar": "tar", "pdf": "PDF", "epub": "EPUB"}
 IGNORED_NAMES = frozenset({"@eadir", "__macosx", "thumbs.db", "desktop.ini"})
 ROTATIONS = {"r90": 90, "r180": 180, "r270": 270}
 
@@ -174,9 +178,11 @@ _PLAIN = PageName((), 0)
 
 
 def parse_page(file):
-    """Tags are the bracket groups of the file stem, lower-cased; r90/r180/r270 set the rotation."""
+    """Tags are the bracket groups of the file stem, lower-cased; r90/r180/r270 set the rotation.
+    A page inside an archive may have folders in its name: only the last part counts."""
     if "[" not in file:
         return _PLAIN
+    file = file.rpartition("/")[2]
     stem = file.rpartition(".")[0] or file
     tags = tuple(t for t in (g.strip().lower() for g in _BRACKETS.findall(stem)) if t)
     rotation = 0
@@ -192,3 +198,83 @@ def is_valid_text(name):
     except UnicodeEncodeError:
         return False
     return True
+
+
+def is_archive(name):
+    return not is_ignored(name) and extension(name) in ARCHIVE_EXTENSIONS
+
+
+def unread_format(name):
+    """'CBR (RAR)' for a file of a book format that is not read, else None."""
+    return None if is_ignored(name) else UNREAD_FORMATS.get(extension(name))
+
+
+class ArchiveName(NamedTuple):
+    book: BookName | None  # the book the name gives (a volume, or the v of "v01 c003")
+    chapter: ChapterName | None  # None with a book: a whole volume
+    span: bool = False  # a range ("c001-005"): its chapter folders, if it has any, are the chapters
+
+
+_SERIES_SEP = re.compile(r"^[\s_.]*(?:-[\s_.]*)?")
+_RANGE = re.compile(r"^[\s_.]*-[\s_.]*\d+(?:\.\d+)?(?![^\W_])")
+_VOLUME_TOKEN = re.compile(rf"(?<![^\W_])(?:volume|vol|v){_SEP}{_NUM}{_STOP}", re.I)
+_CHAPTER_TOKEN = re.compile(rf"(?<![^\W_])(?:chapter|chap|ch|c|#){_SEP}{_NUM}{_STOP}{_REST}", re.I | re.S)
+
+
+def _fold(text):
+    return re.sub(r"[\s_.\-]+", " ", text).strip().casefold()
+
+
+def strip_series(stem, series):
+    """The stem without a leading series name ('Moon Garden - c012' → 'c012'), when it has one."""
+    folded = _fold(stem)
+    for name in series:
+        name = _fold(name or "")
+        if name and folded.startswith(name + " "):
+            # Walk the original stem past as many word characters as the name holds.
+            want, i = len(name.replace(" ", "")), 0
+            while want and i < len(stem):
+                want -= not re.match(r"[\s_.\-]", stem[i])
+                i += 1
+            rest = _SERIES_SEP.sub("", stem[i:])
+            if rest:
+                return rest
+    return stem
+
+
+def _named(book, chapter):
+    """'c001-005': chapter 1, the range dropped from the title, marked as a span."""
+    if chapter.title and _RANGE.match("-" + chapter.title) and chapter.title.replace(".", "").isdigit():
+        return ArchiveName(book, chapter._replace(title=None), True)
+    return ArchiveName(book, chapter)
+
+
+def parse_archive(name, series=(), in_book=False):
+    """An archive's file name → ArchiveName, or None when it gives no number (docs/library.md, "Archives").
+
+    1. The extension goes; so does a leading series name (the manga folder's name or title).
+    2. In a book folder it is a chapter: `c003`, `Series v01 c003` (the v is the folder's), `003`;
+       `Series v01` there is the whole book, read like a volume.
+    3. In the manga folder: `v01 c003` → chapter 3 of book 1; `c012`, `Chapter 12`, `012` → a chapter;
+       `v01`, `Vol 1 Title`, `x01` → a whole volume (book).
+    4. Else a `v01`/`c012` token anywhere (`Series (2020) v01 (Digital)`).
+    """
+    stem = name.rpartition(".")[0] or name
+    rest = strip_series(stem, series)
+    for text in (rest, stem):
+        both = parse_volume_chapter(text)
+        if both:
+            return _named(None if in_book else both[0], both[1])
+        chapter = parse_chapter(text, in_book=in_book)
+        if chapter:
+            return _named(None, chapter)
+        book = parse_book(text)
+        if book:
+            return ArchiveName(book, None)  # in a book folder: that book's chapters (build_archive.py)
+    volume, chapter = _VOLUME_TOKEN.search(stem), _CHAPTER_TOKEN.search(stem)
+    if chapter:
+        return _named(BookName(number_key(volume[1]), None) if volume and not in_book else None,
+                      _chapter(number_key(chapter[1]), chapter[2]))
+    if volume:
+        return ArchiveName(BookName(number_key(volume[1]), None), None)
+    return None

@@ -23,16 +23,19 @@ next shallow check reads them again; the service schedules that check (service.p
 The tree is read at most three folders deep (manga / book / chapter), so link loops cannot make a
 scan run forever, and no symlink leading out of LIBRARY is followed (folders.py).
 """
+import logging
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from . import imagesize
+from . import archives, imagesize, zipread
 from .build import MangaBuilder
 from .folders import list_folder
 from .index import Index
 from .model import same_content, stamp_of
-from .names import is_page
+from .names import is_archive, is_page, unread_format
+
+log = logging.getLogger(__name__)
 
 MAX_REPORTED_WARNINGS = 200
 
@@ -44,7 +47,8 @@ def make_report(kind, start, seconds, shown, changed, *, error=None, work=None, 
         "kind": kind, "start": start, "duration": int(seconds * 1000), "error": error, "counts": shown.counts(),
         "changed": changed,
         "warnings": [{"kind": k, "path": p, "message": m} for k, p, m in warnings[:MAX_REPORTED_WARNINGS]],
-        "warningCount": len(warnings), "work": dict(work or {"stats": 0, "listings": 0, "headers": 0}),
+        "warningCount": len(warnings),
+        "work": dict(work or {"stats": 0, "listings": 0, "headers": 0, "archives": 0}),
         "settling": len(shown.settling),
     }
 
@@ -58,7 +62,9 @@ def now_ms():
 
 
 class Scan:
-    """One scan. `kind` is "full" or "shallow"; `cache` is the loaded scan cache (full scans)."""
+    """One scan. `kind` is "full" or "shallow"; `cache` is the loaded scan cache (full scans), or a
+    function that loads it when an archive first needs it (shallow scans). `new_cache` collects
+    what this scan read: every folder and archive in a full scan, the archives it read otherwise."""
 
     def __init__(self, root, previous, kind="shallow", *, cache=None, default_direction="rtl",
                  concurrency=1, should_stop=None, allow_empty=False, settle=0, clock=time.time):
@@ -67,13 +73,13 @@ class Scan:
         self.previous = previous or Index()
         self.kind = kind
         self.full = kind == "full"
-        self.cache = cache or {}
-        self.new_cache = {} if self.full else None
+        self._cache = cache if cache is not None else {}
+        self.new_cache = {}
         self.default_direction = default_direction
         self.concurrency = concurrency
         self.should_stop = should_stop or (lambda: False)
         self.allow_empty = allow_empty
-        self.work = {"stats": 0, "listings": 0, "headers": 0}
+        self.work = {"stats": 0, "listings": 0, "headers": 0, "archives": 0}
         self.now = now_ms()
         self.transient = []  # warnings about this scan only (a manga folder unreadable right now)
         self.first = not self.previous.manga and not self.previous.hidden
@@ -123,6 +129,38 @@ class Scan:
             return "its newest file is dated in the future"
         return f"it changed {(now - newest) / 1e9:.1f} s ago"
 
+    @property
+    def cache(self):
+        if callable(self._cache):
+            self._cache = self._cache() or {}
+        return self._cache
+
+    def cached_archive(self, rel, st):
+        """The Listing of an archive this scan or the cache already knows at this size, mtime and inode."""
+        entry = self.new_cache.get(rel) or self.cache.get(rel)
+        listing = archives.from_cache(entry, st) if isinstance(entry, dict) and "a" in entry else None
+        if listing is not None and self.full:
+            self.new_cache[rel] = entry  # a full scan writes the whole cache anew
+        return listing
+
+    def read_archive(self, path, rel):
+        """Open the archive and read its Listing; whatever is wrong with it becomes its refusal."""
+        self.work["archives"] += 1
+        try:
+            listing = archives.read(path, rel)
+        except zipread.Refused as e:
+            return archives.refusal(str(e))
+        except OSError as e:
+            return archives.refusal(f"it cannot be read ({e.strerror or e})")
+        except Exception as e:  # a hostile archive must never stop a scan
+            log.warning("library: the archive %s could not be read", rel, exc_info=True)
+            return archives.refusal(f"it could not be read ({type(e).__name__})")
+        self.work["headers"] += len(listing.pages)
+        return listing
+
+    def keep_archive(self, rel, listing, st):
+        self.new_cache[rel] = archives.to_cache(listing, st)
+
     def read_sizes(self, paths):
         self.work["headers"] += len(paths)
         if self.concurrency > 1 and len(paths) > 1:
@@ -171,6 +209,12 @@ class Scan:
             for e in entries:
                 if not e.is_dir and is_page(e.name):
                     warn("skipped-file", e.name, "pages at the top level are not read: put them in a manga folder")
+                elif not e.is_dir and is_archive(e.name):
+                    warn("skipped-file", e.name, "archives at the top level are not read: put each series' "
+                                                 "archives in a folder named after it")
+                elif not e.is_dir and unread_format(e.name):
+                    warn("skipped-file", e.name, f"{unread_format(e.name)} files are not read, and files at the "
+                                                 "top level neither: only folders and CBZ/ZIP archives inside them are")
         if not names and prev.manga and not self.allow_empty:
             raise ScanError(
                 f"LIBRARY ({self.root}) is empty, though the last scan found {len(prev.manga)} manga. "
@@ -208,7 +252,7 @@ class Scan:
                 return False
             for c in b.chapters:
                 for v in c.versions:
-                    if stamp(root + v.path) != v.stamp:
+                    if stamp(root + (v.archive or v.path)) != v.stamp:
                         return False
         return all(stamp(root + rel) == s for rel, s in m.watch)
 

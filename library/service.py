@@ -20,10 +20,11 @@ Requests never wait for any of it: they read `index.current()`.
 import logging
 import threading
 import time
-from collections import deque
+from collections import ChainMap, deque
 
 from django.conf import settings
 
+from mangacircus import incidents
 from mangacircus.errors import Unavailable
 
 from . import index, snapshot
@@ -69,6 +70,7 @@ class Scanner:
         self.last_end = clock()
         self.failed = False  # the last scan failed: scheduled scans wait at least RETRY seconds
         self.restored = None
+        self.recent = {}  # archives read by shallow scans since the last full scan wrote the cache
         self.last_report = None
         self.thread = None
 
@@ -175,7 +177,10 @@ class Scanner:
             with self.cond:
                 self.running = False
                 self.last_end = self.clock()
+                was_failing = self.failed
                 self.failed = report is None or bool(report["error"])
+                if report is not None and report["error"] and not was_failing:
+                    incidents.record("scan-failed", "reader", report["error"])
                 self.last_report = report and _trimmed(report)
                 if report is not None:
                     self.reports.append(self.last_report)
@@ -185,7 +190,7 @@ class Scanner:
     def _scan(self, job):
         kind = "full" if job["full"] else "shallow"
         previous = index.current()
-        cache = snapshot.load_cache(self.cache_path, self.root) if job["full"] else None
+        cache = self._cache() if job["full"] else self._cache
         scan = Scan(self.root, previous, kind, cache=cache, default_direction=settings.DEFAULT_DIRECTION,
                     concurrency=settings.SCAN_CONCURRENCY, should_stop=lambda: self.stopping,
                     allow_empty=job["explicit"], settle=settings.SCAN_SETTLE)
@@ -202,7 +207,10 @@ class Scanner:
         self._notify(index.current(), report)
         if job["full"]:
             self.last_full = report["start"]
-            snapshot.save_cache(self.cache_path, scan.new_cache, self.root)
+            if snapshot.save_cache(self.cache_path, scan.new_cache, self.root):
+                self.recent = {}
+        else:
+            self.recent.update(scan.new_cache)
         if replaced or job["full"]:
             snapshot.save(self.snapshot_path, index.current(), self.root, self.last_full, settings.DEFAULT_DIRECTION)
         changed = report["changed"]
@@ -210,6 +218,11 @@ class Scanner:
             log.info("library %s scan: %d added, %d changed, %d removed (%d ms)", kind, len(changed["added"]),
                      len(changed["changed"]), len(changed["removed"]), report["duration"])
         return report
+
+    def _cache(self):
+        """The scan cache and the archives read since it was written. A shallow scan loads it only
+        when a changed manga holds an archive; it is not kept in memory between scans."""
+        return ChainMap(self.recent, snapshot.load_cache(self.cache_path, self.root))
 
     def _notify(self, current, report):
         for callback in list(_callbacks):
@@ -260,6 +273,15 @@ def admin_summary():
         error = "LIBRARY is not set" if settings.LIBRARY is None else "the library scanner is not running"
         return {"scans": [], "scanning": False, "error": error}
     return _scanner.summary()
+
+
+def health():
+    """The library's part of GET /api/admin/health: the last scan and whether one runs."""
+    summary = admin_summary()
+    last = summary["scans"][0] if summary["scans"] else None
+    keys = ("kind", "start", "duration", "error", "counts")
+    return {"scanning": summary["scanning"], "error": summary.get("error"),
+            "lastScan": {k: last.get(k) for k in keys} if last else None}
 
 
 def scan_now(full=False, timeout=600):

@@ -3,7 +3,8 @@
 - DATA/library-index.json: a versioned snapshot of the whole Index with its stamps and the time of
   the last full scan. Restored at start so browsing works before any walk. Missing, unreadable,
   of another version, of another LIBRARY or DEFAULT_DIRECTION → None, and the caller runs a full scan.
-- DATA/scan-cache.json: per chapter folder, each page's name, width, height, byte size and mtime,
+- DATA/scan-cache.json: per chapter folder, each page's name, width, height, byte size and mtime;
+  per archive, what it holds (archives.to_cache) under its size, mtime and inode,
   so a full scan reads a header only for files that changed. Deleting it only costs time.
 
 Stamps are 128-bit integers (inode, mtime) and are stored as hex strings.
@@ -22,8 +23,8 @@ from .model import Book, Chapter, Manga, Version
 
 log = logging.getLogger(__name__)
 
-VERSION = 1
-CACHE_VERSION = 1
+VERSION = 2  # 2: versions read from archives (archive, tags)
+CACHE_VERSION = 1  # archives were added as entries of their own ("a"); old caches stay usable
 MAX_BYTES = 1 << 30
 
 
@@ -38,7 +39,7 @@ def _int(text):
 def _version(v):
     return {"name": v.name, "dir": v._dir, "source": v.source, "title": v.title, "meta": v._meta,
             "priority": v.priority, "direction": v.direction, "stamp": _hex(v.stamp), "files": v._files,
-            "sizes": v._sizes.tolist()}
+            "sizes": v._sizes.tolist(), "archive": v.archive, "tags": v.tags}
 
 
 def _manga(m):
@@ -69,7 +70,8 @@ def _load_version(d, one):
     sizes = array("H" if max(flat, default=0) < 65536 else "I", flat)
     return Version(d["name"], dir=one(d["dir"]), files=files.split("\0") if flat else [], sizes=sizes,
                    stamp=_int(d["stamp"]), source=d["source"], title=one(d["title"]), meta=d["meta"],
-                   priority=d["priority"], direction=d["direction"])
+                   priority=d["priority"], direction=d["direction"], archive=one(d["archive"]),
+                   tags={k: tuple(t) for k, t in d["tags"].items()} if d["tags"] else None)
 
 
 def _load_manga(d, one):
@@ -150,7 +152,7 @@ def load_cache(path, root):
 
 
 def save_cache(path, folders, root):
-    entries = {rel: {**entry, "m": _hex(entry["m"])} for rel, entry in folders.items()}
+    entries = {rel: {**entry, "m": _hex(entry["m"])} if "m" in entry else entry for rel, entry in folders.items()}
     try:
         write_atomic(path, orjson.dumps({"version": CACHE_VERSION, "library": str(root), "folders": entries}))
         return True

@@ -44,37 +44,45 @@ def folder():
     return settings.DATA / "thumbs"
 
 
-def _cover_file(manga):
-    return files.library_page(manga.cover) if manga is not None and manga.cover else None
+_chooser = None  # a higher layer's manga → chosen cover path (catalog overrides), or None
+
+
+def choose_covers(chooser):
+    """Let `chooser(manga)` name a cover page (relative to LIBRARY) instead of the folder's."""
+    global _chooser
+    _chooser = chooser
+
+
+def cover_path(manga):
+    chosen = _chooser(manga) if _chooser and manga is not None else None
+    return chosen or (manga.cover if manga is not None else None)
 
 
 def key(manga):
     """The thumbnail's name for this manga's cover as it is on disk now, or None without a cover."""
-    real = _cover_file(manga)
-    if real is None:
+    path = cover_path(manga)
+    found = files.page_stamp(path) if path else None
+    if found is None:
         return None
-    try:
-        st = os.stat(real)
-    except OSError:
-        return None
-    raw = "\0".join((SCHEME, manga.name, manga.cover, str(st.st_ino), str(st.st_size), str(st.st_mtime_ns)))
+    raw = "\0".join((SCHEME, manga.name, path, found))
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def render(source, rotation=0):
-    """WebP bytes of a thumbnail of the image file `source`. Raises on anything unreadable."""
+def render(source, rotation=0, box=BOX, quality=QUALITY):
+    """WebP bytes of a thumbnail of the image `source` (a path or a file), to fit `box`.
+    Raises on anything unreadable."""
     with Image.open(source, formats=FORMATS) as im:
         if im.width * im.height > Image.MAX_IMAGE_PIXELS:
             raise Image.DecompressionBombError(f"{im.width}×{im.height} is too large to decode")
-        im.draft("RGB", (BOX[0] * 2, BOX[1] * 2))  # JPEG: decode at a reduced scale
+        im.draft("RGB", (box[0] * 2, box[1] * 2))  # JPEG: decode at a reduced scale
         im = ImageOps.exif_transpose(im)
         if rotation:
             im = im.rotate(-rotation, expand=True)
         alpha = im.mode in ("RGBA", "LA") or (im.mode == "P" and "transparency" in im.info)
         im = im.convert("RGBA" if alpha else "RGB")
-        im.thumbnail(BOX, Image.Resampling.LANCZOS)
+        im.thumbnail(box, Image.Resampling.LANCZOS)
         out = BytesIO()
-        im.save(out, "WEBP", quality=QUALITY, method=4)
+        im.save(out, "WEBP", quality=quality, method=4)
         return out.getvalue()
 
 
@@ -90,10 +98,14 @@ def make(manga):
         if target.exists():
             return target
         try:
-            data = render(_cover_file(manga), parse_page(os.path.basename(manga.cover)).rotation)
+            page = files.open_page(cover_path(manga))
+            if page is None:
+                raise OSError("the cover cannot be opened")
+            with page:
+                data = render(page.stream(), parse_page(os.path.basename(cover_path(manga))).rotation)
         except Exception as e:  # Pillow raises many kinds for broken files; none may break a request
             _failed.add(name)
-            log.warning("no thumbnail for %r from %s: %s", manga.name, manga.cover, e)
+            log.warning("no thumbnail for %r from %s: %s", manga.name, cover_path(manga), e)
             return None
         folder().mkdir(parents=True, exist_ok=True)
         write_atomic(target, data)

@@ -1,9 +1,10 @@
-"""Library routes: page images (/lib/…), cover thumbnails (/thumb/…) and the admin's "scan now"."""
+"""Library routes: page images (/lib/…), their thumbnails (/lib-thumb/…), cover thumbnails (/thumb/…)
+and the admin's "scan now"."""
 from django.http import JsonResponse
 
 from mangacircus.http import api, field
 
-from . import files, index, service, thumbs
+from . import files, guard, index, page_thumbs, service, thumbs
 
 RESCAN_WAIT = 600  # seconds an admin's "scan now" waits for its report
 
@@ -26,8 +27,21 @@ def page_image(request, rel=None):
     refusal = _refusal(request)
     if refusal:
         return refusal
-    real = files.library_page(rel or "")
-    response = files.image_response(request, real) if real else None
+    if not guard.allowed(request.account, (rel or "").split("/", 1)[0]):
+        return _not_found()  # a manga this user may not see is as missing as one that is not there
+    return files.page_response(request, rel or "") or _not_found()
+
+
+def page_thumbnail(request, rel=None):
+    """GET /lib-thumb/<path>: a small WebP of the page /lib/<path>, made on the first request;
+    the same checks as /lib/ (session, the user's restrictions, the path) before any file is touched."""
+    refusal = _refusal(request)
+    if refusal:
+        return refusal
+    if not guard.allowed(request.account, (rel or "").split("/", 1)[0]):
+        return _not_found()
+    path = page_thumbs.make(rel or "")
+    response = files.image_response(request, str(path)) if path else None
     return response or _not_found()
 
 
@@ -37,8 +51,8 @@ def cover_thumbnail(request, name=None):
     if refusal:
         return refusal
     manga = index.current().get(name)
-    path = thumbs.make(manga) if manga else None
-    response = files.image_response(request, str(path), proxy=False) if path else None
+    path = thumbs.make(manga) if manga and guard.allowed(request.account, manga.name) else None
+    response = files.image_response(request, str(path)) if path else None
     return response or _not_found()
 
 

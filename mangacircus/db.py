@@ -9,6 +9,8 @@ import copy
 import threading
 from contextlib import contextmanager
 
+import orjson
+
 from .errors import Unavailable
 from .jsonfile import JsonFile
 
@@ -21,6 +23,10 @@ OWNERS = {
     "notes": "reader.notes",
     "votes": "reader.votes",
     "known": "reader.announce",
+    "apikeys": "accounts.apikeys",
+    "server": "reader.serverprefs",
+    "restrictions": "reader.access",
+    "dismissed": "reader.dismissals",
 }
 
 _db = None  # the open JsonFile
@@ -86,6 +92,15 @@ def section(name):
 
 def touch():
     _db.touch()
+
+
+def snapshot():
+    """db.json as it is in memory now, serialised under its lock (for backups); None when closed."""
+    db = _db
+    if db is None:
+        return None
+    with db.lock:
+        return orjson.dumps(db.data)
 
 
 def flush_now():

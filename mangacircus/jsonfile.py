@@ -16,14 +16,18 @@ passes its own to move time without sleeping.
 A missing file starts from the default; an unreadable or corrupt one, or one larger than
 MAX_BYTES, raises StateFileError, and the file is left byte-for-byte untouched.
 """
+import errno
 import logging
 import os
+import sys
 import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
+
+from . import incidents
 
 log = logging.getLogger(__name__)
 
@@ -127,10 +131,14 @@ class JsonFile:
             with self.lock:
                 if self._first_change is None:
                     self._first_change, self._last_change = pending
+                first_failure = not self.failing
                 self.failing = True
                 self._wake.notify()  # the writer thread retries with a fresh tmp
                 self.last_error = f"{e.strerror or e}"
             log.error("writing %s failed: %s", self.path, self.last_error)
+            if first_failure and e.errno in (errno.ENOSPC, errno.EDQUOT):
+                incidents.record("disk-full", _service(), f"writing {self.path} failed: the disk is full; "
+                                 "changes are kept in memory and written once there is room")
             return False
         with self.lock:
             if self.failing:
@@ -170,6 +178,10 @@ class JsonFile:
         if self in _open_files:
             _open_files.remove(self)
         return ok
+
+
+def _service():
+    return "scraper" if "runscraper" in sys.argv else "reader"
 
 
 def read_capped(path):

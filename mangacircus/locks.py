@@ -38,3 +38,21 @@ def release_all():
     for f in _held.values():
         f.close()
     _held.clear()
+
+
+def is_held(path):
+    """Whether some process holds the lock at `path` now (this one included)."""
+    path = Path(path)
+    if str(path) in _held:
+        return True
+    try:
+        f = open(path, "r")
+    except FileNotFoundError:
+        return False
+    with f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(f, fcntl.LOCK_UN)
+        return False

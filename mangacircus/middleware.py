@@ -10,6 +10,7 @@ from django.http.request import split_domain_port
 
 from . import clientip, jsonfile
 from .http import MAX_BODY, error_response
+from .pages import error_page
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
@@ -92,3 +93,26 @@ def same_origin(origin, request):
     host, my_port = split_domain_port(request.get_host())
     return (scheme, parts.hostname.lower().strip("[]").rstrip("."), port or DEFAULT_PORTS[scheme]) == (
         mine, host.strip("[]"), int(my_port) if my_port else DEFAULT_PORTS[mine])
+
+
+class ErrorPageMiddleware:
+    """Every error status of an HTML route gets the styled error page (error.html, with a way back)
+    instead of an empty body the browser would show as its own page: Django's bare 405 for a GET on
+    a POST-only page, for one. Answers that carry a body, and all of /api/, are left as they are."""
+
+    MESSAGES = {405: "this page only takes a form's POST; open the page the form is on instead"}
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (response.status_code < 400 or request.path_info.startswith("/api/") or response.streaming
+                or response.content or request.method == "HEAD"):
+            return response
+        message = self.MESSAGES.get(response.status_code, response.reason_phrase.lower())
+        styled = error_page(request, response.status_code, message)
+        for name in ("Allow", "Retry-After"):
+            if name in response:
+                styled[name] = response[name]
+        return styled

@@ -17,21 +17,33 @@ from .errors import DomainError, Forbidden, NotFound, Unavailable
 
 WORKSPACES = (("user", "User"), ("admin", "Admin"))
 _sections = []  # (workspace, order, key, label, url name)
+_badges = {}  # (workspace, key) -> callable answering a count shown beside the label (0: none)
 
 
-def settings_section(workspace, key, label, url_name, order):
-    """Add a section to Settings → User or Settings → Admin (admin sections are shown to admins only)."""
+def settings_section(workspace, key, label, url_name, order, badge=None):
+    """Add a section to Settings → User or Settings → Admin (admin sections are shown to admins only).
+    `badge()`, when given, answers a number shown beside the label (open incidents)."""
     assert workspace in dict(WORKSPACES), workspace
     if not any(s[0] == workspace and s[2] == key for s in _sections):
         _sections.append((workspace, order, key, label, url_name))
         _sections.sort()
+    if badge:
+        _badges[(workspace, key)] = badge
+
+
+def _badge(space, key):
+    count = _badges.get((space, key))
+    try:
+        return count() if count else 0
+    except Exception:  # a count that cannot be read must not break every settings page
+        return 0
 
 
 def nav_context(request, workspace, section):
     spaces = [w for w in WORKSPACES if w[0] == "user" or request.account.get("admin")]
     return {
         "settings_nav": [
-            (title, [(key, label, reverse(url_name), space == workspace and key == section)
+            (title, [(key, label, reverse(url_name), space == workspace and key == section, _badge(space, key))
                      for space_, _, key, label, url_name in _sections if space_ == space])
             for space, title in spaces
         ],
@@ -85,3 +97,10 @@ def page(auth="user", back=None):
         return wrapper
 
     return decorate
+
+
+def csrf_failure(request, reason=""):
+    """A form posted without this site's CSRF token (settings.CSRF_FAILURE_VIEW): the styled error
+    page rather than Django's bare one. The JSON API is exempt and never gets here."""
+    return error_page(request, Forbidden.status,
+                      "this form is out of date or was sent from another site; reload the page and try again")

@@ -162,6 +162,9 @@ SENDFILE_PREFIX = _raw("SENDFILE_PREFIX", "/protected-library/")
 # long such a link lives at most, in seconds.
 IMAGE_LINKS = _choice("IMAGE_LINKS", "", ("", "signed"))
 IMAGE_LINK_SECONDS = _int("IMAGE_LINK_SECONDS", 600, 60, 86_400)
+# The reading apps' routes (/komga/: Mihon, Komelia, KMReader; /opds/): HTTP Basic, API keys and
+# their session cookie (docs/apps.md). 0 turns them off: every such route answers 404.
+APPS_API = _bool("APPS_API", True)
 
 
 def _allowlist(name):
@@ -194,9 +197,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "mangacircus",
     "accounts",
+    "catalog",  # before reader: catalog.json is open when the reader's caches are first built
     "reader",
     "library",
-    "catalog",
     "scraper",
 ]
 
@@ -211,6 +214,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "accounts.middleware.SessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "mangacircus.middleware.ErrorPageMiddleware",  # the styled error page for an empty error answer
 ]
 
 ROOT_URLCONF = "mangacircus.urls"
@@ -234,6 +238,7 @@ TEMPLATES = [
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 CSRF_COOKIE_HTTPONLY = True
+CSRF_FAILURE_VIEW = "mangacircus.pages.csrf_failure"  # the styled error page
 CSRF_COOKIE_SECURE = COOKIE_SECURE
 CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -241,6 +246,10 @@ X_FRAME_OPTIONS = "DENY"
 # Referrer-Policy and Cross-Origin-Opener-Policy come from mangacircus/middleware.py, with the CSP.
 SECURE_REFERRER_POLICY = None
 SECURE_CROSS_ORIGIN_OPENER_POLICY = None
+# `check --deploy` warnings that do not apply (docs/deploy.md): TLS, and with it HSTS (W004) and the
+# redirect to https (W008), belong to the reverse proxy in front; Referrer-Policy (W022) is sent by
+# mangacircus/middleware.py, not by Django's setting.
+SILENCED_SYSTEM_CHECKS = ["security.W004", "security.W008", "security.W022"]
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 USE_X_FORWARDED_HOST = False
 if TRUSTED_PROXIES:

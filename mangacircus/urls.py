@@ -6,11 +6,14 @@ from mangacircus import localadmin
 urlpatterns = [
     # First: page images are the most frequent requests, and their patterns shadow nothing else.
     path("", include("library.urls")),
+    path("komga/", include("reader.komga.urls")),
     path("", include("accounts.urls")),
     path("", include("reader.urls")),
     path("", include("reader.read_urls")),
+    path("", include("reader.opds.urls")),
     path("", include("catalog.urls")),
     path("", include("scraper.urls")),
+    path("", include("mangacircus.ops_urls")),
     path("api/local/<str:action>", localadmin.view, name="mc-local-admin"),
 ]
 

@@ -6,6 +6,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import users
 from library import service as library_service
+from mangacircus import incidents
 from mangacircus.errors import Unavailable
 from mangacircus.http import api
 from mangacircus.pages import page, render_section
@@ -13,7 +14,8 @@ from mangacircus.pages import page, render_section
 
 @api(auth="admin")
 def admin_overview(request):
-    return {"users": users.list_users(), "library": str(settings.LIBRARY or ""), **library_service.admin_summary()}
+    return {"users": users.list_users(), "library": str(settings.LIBRARY or ""), **library_service.admin_summary(),
+            "openIncidents": incidents.open_count()}
 
 
 @page(auth="admin")

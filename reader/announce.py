@@ -10,11 +10,13 @@ For each manga the scan added or changed:
 4. Users with a webhook get one delivery with the new chapters of the manga they follow
    (reader/webhooks.py sends it in the background).
 """
+import threading
+
 from accounts import users
 from mangacircus import db
-from mangacircus.errors import Invalid
+from mangacircus.errors import Conflict, Invalid
 
-from . import lookup, notes, prefs, social, webhooks
+from . import access, lookup, notes, prefs, social, webhooks
 
 
 def label(manga, chapter):
@@ -56,6 +58,8 @@ def on_scan(current, report):
         manga = current.get(name)
         items = [{"m": name, "c": c.id, "text": label(manga, c), "url": lookup.read_url(name, c)} for c in new]
         for user in filter(users.exists, social.followers(name)):
+            if not access.can_see(user, name):
+                continue
             notes.add(user, items)
             hooks.setdefault(user, []).extend(items)
     for user, items in hooks.items():
@@ -72,10 +76,23 @@ def _deliver(user, items):
                        [{"manga": i["m"], "chapter": i["c"], "text": i["text"], "url": i["url"]} for i in items])
 
 
+_testing = set()  # users whose test delivery is under way: one at a time each
+_testing_lock = threading.Lock()
+
+
 def send_test(user):
-    """Queue a sample delivery to the user's webhook (the test button in Settings → Notifications)."""
+    """Deliver a sample to the user's webhook now (the test button in Settings → Notifications),
+    within the webhook timeout; -> (delivered, what happened in words)."""
     settings = prefs.get_settings(user)
     if not settings.get("webhook"):
         raise Invalid("set a webhook URL first")
-    item = {"manga": "MangaCircus", "chapter": "0/0", "text": "MangaCircus · a test notification", "url": ""}
-    webhooks.queue(user, settings["webhook"], settings["webhookFormat"], [item])
+    with _testing_lock:
+        if user in _testing:
+            raise Conflict("a test notification is being sent already; wait for its result")
+        _testing.add(user)
+    try:
+        item = {"manga": "MangaCircus", "chapter": "0/0", "text": "MangaCircus · a test notification", "url": ""}
+        return webhooks.deliver_now(settings["webhook"], settings["webhookFormat"], [item])
+    finally:
+        with _testing_lock:
+            _testing.discard(user)

@@ -8,7 +8,7 @@ from django.http import HttpResponse
 from mangacircus.errors import Invalid, NotFound
 from mangacircus.http import api, field, text_field
 
-from . import library_json, lookup, manga_detail, notes, progress, shelf, social, votes
+from . import history, library_json, lookup, manga_detail, notes, progress, shelf, social, story, votes
 
 
 def query_int(request, name, default, minimum=0, maximum=1_000_000):
@@ -32,14 +32,23 @@ def library(request):
     q = request.GET.get("q", "")
     if len(q) > 200:
         raise Invalid("q is longer than 200 characters")
+    # Each card's JSON is made once per summary and read state (reader/library_json.py).
     body = library_json.library_body(request.account["name"], q=q, sort=sort,
-                                     offset=query_int(request, "offset", 0), limit=query_int(request, "limit", None))
+                                     offset=query_int(request, "offset", 0), limit=query_int(request, "limit", None),
+                                     extra={"story": story.summary(request.account["name"])})  # null when off
     return HttpResponse(body, content_type="application/json")
 
 
 @api()
+def recently_read(request):
+    """GET /api/history?offset=&limit=: the user's reading positions, newest first."""
+    return history.entries(request.account["name"], offset=query_int(request, "offset", 0),
+                           limit=query_int(request, "limit", history.PAGE_SIZE, minimum=1, maximum=500))
+
+
+@api()
 def manga(request):
-    found = lookup.manga_or_404(_required_query(request, "m"))
+    found = lookup.manga_or_404(_required_query(request, "m"), user=request.account["name"])
     return manga_detail.detail(request.account["name"], found)
 
 
@@ -54,36 +63,48 @@ def _required_query(request, name):
 def mark_read(request):
     """Mark a chapter read without opening it (in its top-ranked version)."""
     user = request.account["name"]
-    found, chapter = lookup.chapter_fields(request.data)
+    found, chapter = lookup.chapter_fields(request.data, user=user)
     top = votes.ranked_versions(found.name, chapter, user)[0]
     progress.mark_done(user, found.name, chapter.id, top["name"], top["pages"])
     return manga_detail.chapter_state(user, found, chapter)
 
 
 @api(methods=("POST",))
+def mark_many(request):
+    """{m, read: bool, before?: chapter id}: every chapter of the manga, or every one before `before`."""
+    user = request.account["name"]
+    found = lookup.manga_field(request.data, user=user)
+    read = field(request.data, "read", bool)
+    before = None
+    if request.data.get("before") is not None:
+        before = lookup.chapter_or_404(found, text_field(request.data, "before", max_length=100))
+    return manga_detail.mark_many(user, found, read, before)
+
+
+@api(methods=("POST",))
 def unread(request):
     """Mark a chapter unread: forget its progress."""
     user = request.account["name"]
-    found, chapter = lookup.chapter_fields(request.data)
+    found, chapter = lookup.chapter_fields(request.data, user=user)
     progress.forget(user, found.name, chapter.id)
     return manga_detail.chapter_state(user, found, chapter)
 
 
 @api(methods=("POST",))
 def vote(request):
-    found, chapter = lookup.chapter_fields(request.data)
+    user = request.account["name"]
+    found, chapter = lookup.chapter_fields(request.data, user=user)
     version = lookup.version_or_404(chapter, text_field(request.data, "v", max_length=1000))
     value = field(request.data, "value", int)
     if value not in (1, 0, -1):
         raise Invalid("value must be 1, -1 or 0")
-    user = request.account["name"]
     votes.vote(user, found.name, chapter.id, version.name, value)
     return {"versions": manga_detail.versions_of(user, found, chapter)}
 
 
 @api(methods=("POST",))
 def follow(request):
-    found = lookup.manga_field(request.data)
+    found = lookup.manga_field(request.data, user=request.account["name"])
     on = field(request.data, "on", bool)
     return {"m": found.name, "following": social.follow(request.account["name"], found.name, on)}
 

@@ -7,7 +7,7 @@ from mangacircus.clientip import client_ip
 from mangacircus.errors import Forbidden, Invalid
 from mangacircus.http import api, field, text_field
 
-from . import lookup, prefs, reading
+from . import access, lookup, prefs, reading
 
 
 @api(methods=("POST",))
@@ -15,7 +15,7 @@ def pulse(request):
     user = request.account["name"]
     if not prefs.get_settings(user).get("readingClock"):
         raise Forbidden("the reading clock is off; turn it on in Settings → Reading clock")
-    manga, chapter = lookup.chapter_fields(request.data)
+    manga, chapter = lookup.chapter_fields(request.data, user=user)
     version = lookup.version_or_404(chapter, text_field(request.data, "v"))
     checked = reading.check_pulse(request.data, version.page_count)
     return reading.pulse(user, manga.name, chapter.id, version, checked)
@@ -24,7 +24,10 @@ def pulse(request):
 @api()
 def export(request):
     user = request.account["name"]
-    response = JsonResponse(reading.export(user), json_dumps_params={"ensure_ascii": False, "indent": 1})
+    data = reading.export(user)
+    sees = access.visible(user)
+    data["manga"] = {m: chapters for m, chapters in data["manga"].items() if sees(m)}
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
     if request.GET.get("download"):
         response["Content-Disposition"] = f'attachment; filename="reading-clock-{user}.json"'
     return response
@@ -46,7 +49,8 @@ def delete_history(request, data):
                                wrong="That password is not right.")
         return {"deleted": "all", "chapters": reading.delete_all(user)}
     name = text_field(data, "m")
-    # A manga that left the library may still have history; otherwise it must exist.
-    if not reading.has_history(user, name):
-        lookup.manga_or_404(name)
+    # A manga that left the library may still have history; otherwise it must exist. One hidden
+    # from the user by a restriction is missing either way.
+    if not reading.has_history(user, name) or not access.can_see(user, name):
+        lookup.manga_or_404(name, user=user)
     return {"deleted": name, "chapters": reading.delete_manga(user, name)}

@@ -7,6 +7,7 @@ All URLs in it are relative to the app root.
 """
 from urllib.parse import quote
 
+from catalog import overrides
 from mangacircus.errors import Invalid
 from mangacircus.http import field, text_field
 
@@ -59,7 +60,7 @@ def _books(manga, done):
 def chapter_payload(user, manga_name, cid, version_name=None):
     """The chapter payload for `user`; NotFound for an unknown manga, chapter or version.
     Without a version name the top-ranked version is shown (docs/api.md, GET /api/manga)."""
-    manga = lookup.manga_or_404(manga_name)
+    manga = lookup.manga_or_404(manga_name, user=user)
     chapter = lookup.chapter_or_404(manga, cid)
     ranked = votes.ranked_versions(manga.name, chapter, user)
     version = lookup.version_or_404(chapter, version_name if version_name else ranked[0]["name"])
@@ -70,11 +71,13 @@ def chapter_payload(user, manga_name, cid, version_name=None):
     read = {cid for cid, e in progress.manga_progress(user, manga.name).items() if e.get("done")}
     settings = prefs.get_settings(user)
     return {
-        "manga": {"name": manga.name, "title": manga.title},
+        "manga": {"name": manga.name, "title": overrides.title(manga)},
         "chapter": {"id": chapter.id, "book": chapter.book, "key": chapter.key, "title": chapter.title,
                     "label": lookup.chapter_label(chapter)},
         "version": version.name,
-        "direction": version.direction,
+        # a chapter.json's direction wins over a curator's direction for the manga, as over manga.json's
+        "direction": version.direction if version.meta.get("direction") else overrides.direction(
+            manga.name, version.direction),
         "pages": pages,
         "versions": ranked,
         "prev": _neighbour(manga, order[at - 1] if at > 0 else None),
@@ -103,7 +106,7 @@ def save_position(user, data):
     page, pages = field(data, "p", int), field(data, "n", int)
     done = field(data, "done", bool, required=False, default=False)
     shift = field(data, "shift", list, required=False, default=[])
-    manga = lookup.manga_or_404(manga_name)
+    manga = lookup.manga_or_404(manga_name, user=user)
     chapter = lookup.chapter_or_404(manga, cid)
     version = lookup.version_or_404(chapter, version_name)
     if pages != version.page_count:

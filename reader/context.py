@@ -10,5 +10,6 @@ def user_context(request):
     account = getattr(request, "account", None)
     return {
         "account": account, "signup_open": settings.SIGNUP == "open", "root": get_script_prefix(),
+        "time_zone": settings.TIME_ZONE,  # for the dates the page scripts print (common.js formatDate)
         "unread_notes": notes.unread_count(account["name"]) if account else 0,
     }

@@ -31,9 +31,11 @@ def _piece(summary, state, following):
     return piece
 
 
-def library_body(user, **query):
-    """The JSON bytes of shelf.library(user, **query), its cards from the cache."""
+def library_body(user, extra=None, **query):
+    """The JSON bytes of shelf.library(user, **query) with the fields of `extra`, its cards from
+    the cache."""
     data = shelf.library(user, card=_piece, **query)
+    data.update(extra or {})
     pieces = data.pop("manga")
     head = orjson.dumps(data)
     return head[:-1] + b',"manga":[' + b",".join(pieces) + b"]}"

@@ -12,7 +12,19 @@ from django.views.decorators.http import require_http_methods
 
 from mangacircus.pages import page
 
-from . import lookup, manga_detail, notes, shelf, tiles
+from . import (
+    discovery,
+    discovery_views,
+    filters,
+    history,
+    lookup,
+    manga_detail,
+    notes,
+    serverprefs,
+    shelf,
+    story,
+    tiles,
+)
 
 PAGE_SIZE = 120
 
@@ -34,9 +46,13 @@ def home(request):
                          limit=PAGE_SIZE)
     more = number * PAGE_SIZE < data["total"]
     params = {k: v for k, v in (("q", q), ("sort", sort if sort != "title" else "")) if v}
+    user = request.account["name"]
+    first = number == 1 and not q
     return render(request, "reader/home.html", {
         **data, "grid": tiles.grid(data["manga"], get_script_prefix()),
         "continue_html": tiles.resume_items(data["continue"], get_script_prefix()),
+        "story": story.summary(user) if first else None,
+        "discover": discovery.feed(user)["items"][:discovery_views.ROW] if first else [],
         "q": q, "sort": sort, "sorts": shelf.SORTS.items(), "page_number": number,
         "next_query": urlencode({**params, "page": number + 1}) if more else None,
         "page_data": {"q": q, "sort": sort, "pageSize": PAGE_SIZE, "shown": data["offset"] + len(data["manga"]),
@@ -46,14 +62,23 @@ def home(request):
 
 @page()
 def manga(request, name):
-    found = lookup.manga_or_404(name)
+    found = lookup.manga_or_404(name, user=request.account["name"])
     detail = manga_detail.detail(request.account["name"], found)
     meta = detail["meta"]
     return render(request, "reader/manga.html", {
-        "m": detail, "meta": meta,
+        "m": detail, "meta": meta, "downloads": serverprefs.downloads_allowed(), "filter_links": _filter_links(meta),
         "has_facts": any(meta[k] for k in ("authors", "artists", "status", "year")),
         "page_data": {"m": found.name, "following": detail["following"]},
     })
+
+
+def _filter_links(meta):
+    """The library filtered by each author, artist, tag and the status: [(text, "?q=…")] per field."""
+    def links(kind, values):
+        return [(v, filters.library_query(filters.term(kind, v))) for v in values]
+    return {"authors": links("author", meta["authors"]), "artists": links("author", meta["artists"]),
+            "tags": links("tag", meta["tags"]),
+            "status": filters.library_query(filters.term("status", meta["status"])) if meta["status"] else None}
 
 
 @page()
@@ -69,3 +94,16 @@ def notifications(request):
     for note in items:
         note["url"] = lookup.note_url(index, note)
     return render(request, "reader/notifications.html", {"notes": items})
+
+
+@page()
+def recently_read(request):
+    """Recently read: where the user stopped in each chapter, newest first, a page at a time."""
+    number = _page_number(request)
+    data = history.entries(request.account["name"], offset=(number - 1) * history.PAGE_SIZE)
+    more = number * history.PAGE_SIZE < data["total"]
+    return render(request, "reader/history.html", {
+        **data, "page_number": number,
+        "next_query": urlencode({"page": number + 1}) if more else None,
+        "prev_query": urlencode({"page": number - 1}) if number > 1 else None,
+    })

@@ -10,14 +10,18 @@ from library import index as library_index
 from mangacircus.errors import NotFound
 from mangacircus.http import text_field
 
+from . import access
+
 
 def current():
     return library_index.current()
 
 
-def manga_or_404(name, index=None):
+def manga_or_404(name, index=None, user=None):
+    """The manga, or NotFound; with `user`, also NotFound when their restrictions hide it
+    (reader/access.py), in the same words, so a hidden manga cannot be told from a missing one."""
     manga = (index if index is not None else current()).get(name) if isinstance(name, str) else None
-    if manga is None:
+    if manga is None or (user is not None and not access.can_see(user, manga.name)):
         raise NotFound(f"no manga named {name}" if isinstance(name, str) else "no such manga")
     return manga
 
@@ -36,14 +40,14 @@ def version_or_404(chapter, name):
     return version
 
 
-def manga_field(data, index=None):
-    """The manga named by field "m" (400 when missing or not a string, 404 when unknown)."""
-    return manga_or_404(text_field(data, "m", max_length=1000), index)
+def manga_field(data, index=None, user=None):
+    """The manga named by field "m" (400 when missing or not a string, 404 when unknown or hidden)."""
+    return manga_or_404(text_field(data, "m", max_length=1000), index, user)
 
 
-def chapter_fields(data, index=None):
+def chapter_fields(data, index=None, user=None):
     """(manga, chapter) named by fields "m" and "c"."""
-    manga = manga_field(data, index)
+    manga = manga_field(data, index, user)
     return manga, chapter_or_404(manga, text_field(data, "c", max_length=100))
 
 

@@ -2,7 +2,10 @@
 read state and the continue target (the data of GET /api/manga and of the manga page)."""
 from urllib.parse import urlsplit
 
-from . import lookup, progress, social, votes
+from catalog import overrides
+from library.model import stamp_ms
+
+from . import lookup, progress, related, social, story, votes
 from .shelf import continue_target
 
 STATUSES = ("ongoing", "completed", "hiatus", "cancelled")
@@ -48,14 +51,14 @@ def clean_meta(meta):
     }
 
 
-def catalog_sections(name):
-    """Relations and groups of a manga. The catalog fills these in; until then the
-    page and the API carry empty lists so clients can rely on the keys."""
-    return {"relations": [], "groups": []}
+def catalog_sections(name, user=None):
+    """Relations and groups of a manga (reader/related.py), without the members hidden from `user`."""
+    return related.sections(name, user=user)
 
 
 def detail(user, manga):
-    """{name, title, url, cover, direction, meta, following, counts, continue, books, relations, groups}."""
+    """{name, title, url, cover, direction, meta, following, counts, continue, books, relations, groups, story}:
+    story (and each chapter row's activeMs) only when the user's Reading Story is on and has history."""
     entries = progress.manga_progress(user, manga.name)
     books = []
     read = 0
@@ -63,17 +66,26 @@ def detail(user, manga):
         rows = []
         for chapter in book.chapters:
             row = chapter_row(user, manga, chapter, entries.get(chapter.id))
+            row["hasPrevious"] = bool(books or rows)
             read += row["read"]
             rows.append(row)
         books.append({"key": book.key, "title": book.title, "heading": lookup.book_heading(book),
                       "extra": book.extra, "chapters": rows})
     total = sum(len(b["chapters"]) for b in books)
+    times = story.chapter_times(user, manga.name)
+    if times:
+        for book in books:
+            for row in book["chapters"]:
+                row["activeMs"] = times.get(row["id"], 0)
+    override = overrides.get(manga.name)
     return {
-        "name": manga.name, "title": manga.title, "url": lookup.manga_url(manga.name),
-        "cover": lookup.cover_url(manga), "direction": manga.direction, "meta": clean_meta(manga.meta),
+        "name": manga.name, "title": override.get("title") or manga.title, "url": lookup.manga_url(manga.name),
+        "cover": lookup.cover_url(manga), "direction": override.get("direction") or manga.direction,
+        "meta": overrides.merge(clean_meta(manga.meta), override),
         "following": social.is_following(user, manga.name),
         "counts": {"chapters": total, "read": read, "unread": total - read},
-        "continue": continue_target(manga, entries), "books": books, **catalog_sections(manga.name),
+        "continue": continue_target(manga, entries), "books": books, **catalog_sections(manga.name, user),
+        "story": {"totalMs": sum(times.values()), "chapters": sum(1 for ms in times.values() if ms)} if times else None,
     }
 
 
@@ -82,8 +94,13 @@ def chapter_row(user, manga, chapter, entry):
     return {
         "id": chapter.id, "key": chapter.key, "label": lookup.chapter_label(chapter), "title": chapter.title,
         "url": lookup.read_url(manga.name, chapter), "read": bool(entry and entry.get("done")),
-        "progress": entry, "versions": versions,
+        "progress": entry, "versions": versions, "pages": versions[0]["pages"], "added": added(chapter),
     }
+
+
+def added(chapter):
+    """When the chapter came: its oldest version folder's modification time (ms), as the scan saw it."""
+    return min(stamp_ms(v.stamp) for v in chapter.versions) if chapter.versions else None
 
 
 def versions_of(user, manga, chapter):
@@ -92,6 +109,25 @@ def versions_of(user, manga, chapter):
     for item in ranked:
         item["url"] = lookup.read_url(manga.name, chapter, item["name"])
     return ranked
+
+
+def mark_many(user, manga, read, before=None):
+    """Mark every chapter read or unread, or only those before `before` (a chapter), in reading
+    order; answers the new rows of every chapter, the continue target and the counts."""
+    chapters = manga.chapters()
+    if before is not None:
+        chapters = chapters[:next(i for i, c in enumerate(chapters) if c.id == before.id)]
+    if read:
+        tops = [(c, votes.ranked_versions(manga.name, c, user)[0]) for c in chapters]
+        progress.mark_many(user, manga.name, [(c.id, top["name"], top["pages"]) for c, top in tops])
+    else:
+        progress.forget_many(user, manga.name, [c.id for c in chapters])
+    entries = progress.manga_progress(user, manga.name)
+    rows = [{"id": c.id, "label": lookup.chapter_label(c), "read": bool(entries.get(c.id, {}).get("done")),
+             "progress": entries.get(c.id)} for c in manga.chapters()]
+    read_count = sum(1 for r in rows if r["read"])
+    return {"chapters": rows, "continue": continue_target(manga, entries), "marked": len(chapters),
+            "counts": {"chapters": len(rows), "read": read_count, "unread": len(rows) - read_count}}
 
 
 def chapter_state(user, manga, chapter):

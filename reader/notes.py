@@ -1,9 +1,12 @@
 """The `notes` section of db.json: in-app notifications, notes[user] = [{id, t, m, c, text, read}, …],
-oldest first, each user keeping the newest MAX_NOTES. Each user only ever reaches their own."""
+oldest first, each user keeping the newest MAX_NOTES. Each user only ever reaches their own, and
+only those about manga their restrictions let them see (reader/access.py)."""
 import secrets
 
 from mangacircus import db
 from mangacircus.clock import now_ms
+
+from . import access
 
 MAX_NOTES = 200
 ALL = object()  # mark_read(user, ALL): every notification of the user
@@ -33,13 +36,15 @@ def add(user, items):
 
 def notifications(user):
     """The user's notifications, newest first (copies)."""
+    sees = access.visible(user)
     with db.lock():
-        return [dict(note) for note in reversed(db.section("notes").get(user, []))]
+        return [dict(note) for note in reversed(db.section("notes").get(user, [])) if sees(note.get("m"))]
 
 
 def unread_count(user):
+    sees = access.visible(user)
     with db.lock():
-        return sum(1 for note in db.section("notes").get(user, []) if not note.get("read"))
+        return sum(1 for note in db.section("notes").get(user, []) if not note.get("read") and sees(note.get("m")))
 
 
 def mark_read(user, which):
@@ -50,7 +55,8 @@ def mark_read(user, which):
         if which is ALL:
             targets = mine
         else:
-            targets = [note for note in mine if note.get("id") == which]
+            sees = access.visible(user)
+            targets = [note for note in mine if note.get("id") == which and sees(note.get("m"))]
             if not targets:
                 return None
         return _mark(targets)

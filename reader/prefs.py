@@ -14,6 +14,8 @@ DEFAULT_SETTINGS = {
     "skipCovers": False,
     "flowPageGap": True,
     "readingClock": False,
+    "readingStory": True,
+    "discovery": False,
     "zoom": {"flow": 1, "page": 1, "book": 1, "strip": 1},
     "webhook": "",
     "webhookFormat": "ntfy",
@@ -24,7 +26,7 @@ CHOICES = {
     "lastMode": ("flow", "page", "book"),
     "webhookFormat": ("ntfy", "gotify", "json"),
 }
-BOOLEANS = ("adapt", "skipExtras", "skipCovers", "flowPageGap", "readingClock")
+BOOLEANS = ("adapt", "skipExtras", "skipCovers", "flowPageGap", "readingClock", "readingStory", "discovery")
 ZOOM_KEYS = ("flow", "page", "book", "strip")
 ZOOM_MIN, ZOOM_MAX = 0.2, 6.0
 

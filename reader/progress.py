@@ -50,6 +50,25 @@ def all_progress(user):
                 for m, chapters in db.section("progress").get(user, {}).items()}
 
 
+def done_ids(user):
+    """{manga: [finished chapter ids]} of every manga the user has progress in (an empty list for one
+    only started), without copying the entries."""
+    with db.lock():
+        return {m: [cid for cid, e in chapters.items() if e.get("done")]
+                for m, chapters in db.section("progress").get(user, {}).items() if chapters}
+
+
+def readers_per_manga(minimum):
+    """{manga: number of users with progress in it}, only where at least `minimum` users have: an
+    aggregate that names no user (the discovery feed's "read by N people here")."""
+    counts = {}
+    with db.lock():
+        for chapters in db.section("progress").values():
+            for manga in chapters:
+                counts[manga] = counts.get(manga, 0) + 1
+    return {m: n for m, n in counts.items() if n >= minimum}
+
+
 def save(user, manga, cid, *, version, page, pages, done, shift):
     """Record the position. `done` is sticky: once a chapter is finished it stays finished until
     marked unread."""
@@ -72,6 +91,33 @@ def mark_done(user, manga, cid, version, pages):
                          "t": now_ms(), "done": True, "shift": old.get("shift", [])}
         _changed()
         db.touch()
+
+
+def mark_many(user, manga, chapters):
+    """Mark chapters done at once: `chapters` is [(chapter id, version, pages)]; a chapter already
+    started keeps its position, as with mark_done."""
+    now = now_ms()
+    with db.lock():
+        stored = db.section("progress").setdefault(user, {}).setdefault(manga, {})
+        for cid, version, pages in chapters:
+            old = stored.get(cid) or {}
+            if old.get("done"):
+                continue
+            stored[cid] = {"v": old.get("v", version), "p": old.get("p", 0), "n": old.get("n", pages),
+                           "t": now, "done": True, "shift": old.get("shift", [])}
+        db.touch()
+
+
+def forget_many(user, manga, cids):
+    """Mark chapters unread at once."""
+    with db.lock():
+        mangas = db.section("progress").get(user, {})
+        stored = mangas.get(manga, {})
+        changed = [stored.pop(cid) for cid in cids if cid in stored]
+        if not stored:
+            mangas.pop(manga, None)
+        if changed:
+            db.touch()
 
 
 def forget(user, manga, cid):

@@ -2,7 +2,7 @@
 
 db.json keeps, per user, manga and chapter id, a compact derived record:
   {schema, totalActiveMs, loadingMs, sessions, completedPasses, inputMs {mouse, touch, keyboard},
-   currentPass {version, seenRanges [[a, b] ...], activeMs[, complete]}}
+   currentPass {version, seenRanges [[a, b] ...], activeMs[, complete]}, days {"YYYY-MM-DD": active ms}}
 stored apart from ordinary progress.
 
 A pulse from the reader is believed only as far as the server saw time pass: its time is clamped
@@ -29,6 +29,7 @@ SESSION_IDLE_MS = 3_600_000
 INPUTS = ("mouse", "touch", "keyboard")
 NOT_REQUIRED = ("cover", "extra")  # pages a pass may skip (the reader can hide them)
 MAX_RANGES = 1000
+DAYS_KEPT = 400
 
 _leases = {}    # user → {"device", "session", "until"}
 _sessions = {}  # (user, session) → {"seq", "at", "chapters": set of (manga, cid)}
@@ -170,6 +171,8 @@ def _record(user, manga, cid, version, p, active, loading, session):
         current = entry["currentPass"] = {"version": version.name, "seenRanges": [], "activeMs": 0}
     entry["totalActiveMs"] += active
     entry["loadingMs"] += loading
+    if active:
+        _add_day(entry, active)
     current["activeMs"] += active
     # Input time is a share of the accepted active time, never more.
     claimed = sum(p["input"].values())
@@ -182,6 +185,21 @@ def _record(user, manga, cid, version, p, active, loading, session):
             current["complete"] = True
             entry["completedPasses"] += 1
     db.touch()
+
+
+def day_key(ms):
+    """The server's local calendar day of a wall-clock time: what the Reading Story counts by."""
+    return time.strftime("%Y-%m-%d", time.localtime(ms / 1000))
+
+
+def _add_day(entry, active):
+    """Active time per day (the Reading Story's week, month and streaks); the newest DAYS_KEPT days."""
+    days = entry.setdefault("days", {})
+    key = day_key(now_ms())
+    days[key] = days.get(key, 0) + active
+    if len(days) > DAYS_KEPT:
+        for old in sorted(days)[:-DAYS_KEPT]:
+            del days[old]
 
 
 def _prune(now):
@@ -236,6 +254,20 @@ def manga_totals(user):
         history = db.section("reading").get(user, {})
         return sorted((m, sum(e.get("totalActiveMs", 0) for e in chapters.values()), len(chapters))
                       for m, chapters in history.items())
+
+
+def history(user):
+    """{manga: {chapter id: {"totalActiveMs", "days": {day: ms}}}} of the user (copies), for the Reading Story."""
+    with db.lock():
+        return {m: {cid: {"totalActiveMs": e.get("totalActiveMs", 0), "days": dict(e.get("days") or {})}
+                    for cid, e in chapters.items()}
+                for m, chapters in db.section("reading").get(user, {}).items()}
+
+
+def chapter_times(user, manga):
+    """{chapter id: total active ms} of one manga."""
+    with db.lock():
+        return {cid: e.get("totalActiveMs", 0) for cid, e in db.section("reading").get(user, {}).get(manga, {}).items()}
 
 
 def export(user):

@@ -7,7 +7,7 @@ from django.views.decorators.http import require_http_methods
 
 from mangacircus.pages import page, render_section
 
-from . import prefs, reading
+from . import access, prefs, reading
 from .api_reading import delete_history
 
 
@@ -34,7 +34,8 @@ def clock(request):
             prefs.update_settings(name, prefs.validate_settings({"readingClock": on}))
             messages.success(request, "The reading clock is on." if on else "The reading clock is off.")
         return HttpResponseRedirect(request.path)
-    history = [(m, _minutes(ms), chapters) for m, ms, chapters in reading.manga_totals(name)]
+    sees = access.visible(name)
+    history = [(m, _minutes(ms), chapters) for m, ms, chapters in reading.manga_totals(name) if sees(m)]
     return render_section(request, "settings/clock.html", "user", "clock",
                           on=prefs.get_settings(name)["readingClock"], history=history,
                           export_url=reverse("mc-reading-export") + "?download=1")

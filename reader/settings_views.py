@@ -10,10 +10,13 @@ from mangacircus.pages import page, render_section
 from . import announce, prefs
 
 READING_FLAGS = [
-    ("adapt", "Use a fitting mode for content that needs one (webtoons open in Flow)"),
+    ("adapt", "Use a fitting mode for content that needs one (webtoons open in Flow, Book opens as Page on an "
+              "upright phone)"),
     ("skipExtras", "Skip extra pages (credits, ads)"),
     ("skipCovers", "Skip cover pages"),
     ("flowPageGap", "Show a gap between pages in Flow mode"),
+    ("discovery", "Show a discovery feed: suggestions from your own reading and the catalog, made on this server"),
+    ("readingStory", "Show my Reading Story: private summaries of my reading time (needs the reading clock)"),
 ]
 
 
@@ -50,8 +53,11 @@ def notifications(request):
     if request.method == "POST":
         post = request.POST
         if post.get("action") == "test":
-            announce.send_test(name)
-            messages.success(request, "A test notification is on its way.")
+            delivered, what = announce.send_test(name)
+            if delivered:
+                messages.success(request, f"Test notification delivered: {what}.")
+            else:
+                messages.error(request, f"The test notification was not delivered: {what}.")
         else:
             prefs.update_settings(name, prefs.validate_settings(
                 {"webhook": post.get("webhook", ""), "webhookFormat": post.get("webhookFormat", "")}))

@@ -1,7 +1,9 @@
 """The library as one user sees it: filtered, sorted cards with read counts, and the
 continue-reading row. Built from the cached summaries plus the user's own progress and follows.
 """
-from . import lookup, notes, progress, social, summaries
+import heapq
+
+from . import access, filters, lookup, notes, progress, social, summaries
 
 SORTS = {
     "title": "Title",
@@ -10,6 +12,7 @@ SORTS = {
     "unread": "Unread chapters",
 }
 CONTINUE_ROW = 12
+RECENT_ROW = 12
 
 
 def continue_target(manga, entries):
@@ -44,33 +47,36 @@ def _target(manga, chapter, action, version):
             "url": lookup.read_url(manga.name, chapter, version), "version": version}
 
 
-_states = {}  # user → (progress stamp, state, index), for the index in _states_index
+_states = {}  # user → (progress stamp, access rule, state, index), for the index in _states_index
 _states_index = [None]
 
 
-def _user_state(user, index):
-    """{manga: (read count, last read ms)} for the manga the user has progress in (do not change it).
+def _user_state(user, index, rule):
+    """{manga: (read count, last read ms)} for the manga the user has progress in and may see (do
+    not change it); `rule` is access.rule(user).
 
-    Kept per user until any progress is written or the index changes: the stamp is read before the
-    progress, so a write in between only makes the next request compute it again."""
+    Kept per user until any progress is written, the index changes or the user's restrictions
+    change (a new rule object): the stamp is read before the progress, so a write in between only
+    makes the next request compute it again."""
     stamp = progress.stamp()
     if _states_index[0] is not index:
         _states.clear()  # drop the old index with the states made from it
         _states_index[0] = index
     hit = _states.get(user)
-    if hit is not None and hit[0][0] == stamp[0] and hit[0][1] is stamp[1] and hit[2] is index:
-        return hit[1]
-    state = _compute_state(user, index)
-    _states[user] = (stamp, state, index)
+    if (hit is not None and hit[0][0] == stamp[0] and hit[0][1] is stamp[1] and hit[1] is rule
+            and hit[3] is index):
+        return hit[2]
+    state = _compute_state(user, index, access.predicate(rule))
+    _states[user] = (stamp, rule, state, index)
     return state
 
 
-def _compute_state(user, index):
+def _compute_state(user, index, sees):
     by_name = summaries.by_name(index)
     state = {}
     for name, entries in progress.all_progress(user).items():
         summary = by_name.get(name)
-        if summary is None:
+        if summary is None or not sees(name):
             continue
         current = [e for cid, e in entries.items() if cid in summary.chapter_set]
         if current:
@@ -79,23 +85,29 @@ def _compute_state(user, index):
 
 
 def _matches(summary, terms):
-    return all(term in summary.search for term in terms)
+    return all(term.matches(summary) for term in terms)
 
 
 def library(user, q="", sort="title", offset=0, limit=None, card=None):
-    """The user's library: {total, count, offset, manga: [card], continue: [item], unread}.
+    """The user's library: {total, count, offset, manga: [card], continue: [item], recent: [item],
+    filters: [chip], facets: {tags, statuses}, unread}.
 
-    `total` counts the manga matching `q` (every word must appear in the title, folder name, alt
-    titles, authors or artists); `count` is the whole library; `manga` is the slice
-    [offset:offset+limit] in the chosen sort, titles breaking ties. `card(summary, (read, last
-    read) or None, following)` makes each entry of `manga` (default: the card dict below).
+    `total` counts the manga matching `q` (reader/filters.py: plain words, tag:, author:, status:);
+    `count` is the whole library the user may see; `manga` is the slice [offset:offset+limit] in
+    the chosen sort, titles breaking ties. The continue-reading and recently-added rows come only
+    with the first page of an unfiltered library. `card(summary, (read, last read) or None,
+    following)` makes each entry of `manga` (default: the card dict below).
     """
     card = card or _card
     index = lookup.current()
+    rule = access.rule(user)
     ordered = summaries.ordered(index)
-    state = _user_state(user, index)
+    if rule is not None:
+        sees = access.predicate(rule)
+        ordered = [s for s in ordered if sees(s.name)]
+    state = _user_state(user, index, rule)
     following = social.follows(user)
-    terms = q.casefold().split()
+    terms = filters.parse(q)
     rows = [(pos, s) for pos, s in enumerate(ordered) if not terms or _matches(s, terms)]
 
     def unread(s):
@@ -109,11 +121,22 @@ def library(user, q="", sort="title", offset=0, limit=None, card=None):
         rows.sort(key=lambda r: (-unread(r[1]), r[0]))
     end = None if limit is None else offset + limit
     cards = [card(s, state.get(s.name), s.name in following) for _, s in rows[offset:end]]
+    first = not terms and offset == 0
     return {
         "total": len(rows), "count": len(ordered), "offset": offset, "manga": cards,
-        "continue": continue_row(user, index, state) if not terms and offset == 0 else [],
+        "continue": continue_row(user, index, state) if first else [],
+        "recent": recent_row(ordered) if first else [],
+        "filters": filters.chips(terms, sort),
+        "facets": filters.facets((s for _, s in rows), terms, sort) if offset == 0 else {"tags": [], "statuses": []},
         "unread": notes.unread_count(user),
     }
+
+
+def recent_row(ordered):
+    """The manga added last, newest first (the library page's "Recently added" row)."""
+    newest = heapq.nsmallest(RECENT_ROW, ordered, key=lambda s: (-s.added, s.title.casefold()))
+    return [{"name": s.name, "title": s.title, "url": s.url, "cover": s.cover, "added": s.added,
+             "chapters": len(s.chapter_ids)} for s in newest]
 
 
 def _card(summary, state, following):

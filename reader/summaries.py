@@ -10,6 +10,8 @@ missed invalidation can never show stale data. The title-ordered list is cached 
 import threading
 from dataclasses import dataclass
 
+from catalog import overrides
+
 from . import lookup
 
 
@@ -24,6 +26,10 @@ class Summary:
     added: int
     updated: int
     search: str  # lower-case title, folder name, alt titles, authors and artists
+    tags: tuple = ()  # as written in manga.json
+    tag_keys: frozenset = frozenset()  # casefolded
+    people: tuple = ()  # casefolded authors and artists
+    status: str | None = None  # casefolded
 
 
 _lock = threading.Lock()
@@ -38,13 +44,19 @@ def _strings(value):
 def build(manga):
     meta = manga.meta if isinstance(manga.meta, dict) else {}
     words = [manga.title, manga.name, manga.sort_title or ""]
-    for key in ("altTitles", "authors", "artists"):
+    for key in ("altTitles", "authors", "artists", "tags"):
         words.extend(_strings(meta.get(key)))
+    words.extend(overrides.search_words(manga.name))  # a curator's title, alternative titles, tags
     ids = tuple(c.id for c in manga.chapters())
+    curated = overrides.merge({"tags": _strings(meta.get("tags"))}, overrides.get(manga.name))  # extra and hidden tags
+    tags = tuple(dict.fromkeys(t.strip() for t in curated["tags"] if t.strip()))
+    status = meta.get("status").strip().casefold() if isinstance(meta.get("status"), str) else None
     return Summary(
-        name=manga.name, title=manga.title, url=lookup.manga_url(manga.name), cover=lookup.cover_url(manga),
+        name=manga.name, title=overrides.title(manga), url=lookup.manga_url(manga.name), cover=lookup.cover_url(manga),
         chapter_ids=ids, chapter_set=frozenset(ids), added=manga.added or 0, updated=manga.updated or 0,
-        search="\n".join(words).casefold(),
+        search="\n".join(words).casefold(), tags=tags, tag_keys=frozenset(t.casefold() for t in tags),
+        people=tuple(p.casefold() for key in ("authors", "artists") for p in _strings(meta.get(key))),
+        status=status or None,
     )
 
 
@@ -89,6 +101,17 @@ def on_scan(index, report):
                 _cache.pop(name, None)
     if index is not None:
         ordered(index)
+
+
+def forget(names):
+    """Drop the summaries of `names` (a curator changed their catalog overrides)."""
+    global _ordered
+    if not names:
+        return
+    with _lock:
+        for name in names:
+            _cache.pop(name, None)
+        _ordered = (None, (), {})
 
 
 def clear():

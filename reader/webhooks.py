@@ -83,7 +83,7 @@ def _refusal(e):
     if isinstance(e, netguard.HopFailed):
         return Refused(f"{urlsplit(e.url).hostname}: {e.error}")
     if isinstance(e, netguard.DeadlinePassed):
-        return Refused("timed out")
+        return Refused(f"timed out: no answer within {TIMEOUT:g} seconds")
     return Refused(f"more than {MAX_REDIRECTS} redirects")
 
 
@@ -108,6 +108,20 @@ def message(fmt, items):
         payload = {"title": title, "message": text,
                    "items": [{"manga": i["manga"], "chapter": i["chapter"], "url": chapter_url(i)} for i in items]}
     return json.dumps(payload, ensure_ascii=False).encode(), {"Content-Type": "application/json"}
+
+
+def deliver_now(url, fmt, items):
+    """Deliver at once, in the caller's thread, within TIMEOUT; -> (delivered, what happened in words).
+    For the test button, which must tell the truth rather than "on its way"."""
+    host = urlsplit(url).hostname or url
+    body, headers = message(fmt, items)
+    try:
+        status = post(url, body, headers)
+    except Refused as e:
+        return False, str(e)
+    reason = http.client.responses.get(status, "")
+    answer = f"{host} answered HTTP {status} {reason}".rstrip()
+    return status < 400, answer
 
 
 class Sender:

@@ -211,16 +211,23 @@ def job_action(d, body, query, job_id, action):
 
 
 def pause(d, body, query):
-    return {"paused": True, "idle": d.pause()}
+    """{"lease": seconds} (the backup's): held in memory and ended by itself after the lease."""
+    lease = body.get("lease")
+    if lease is not None and (isinstance(lease, bool) or not isinstance(lease, (int, float)) or not 1 <= lease <= 3600):
+        raise Invalid("lease must be a number of seconds from 1 to 3600")
+    return {"paused": True, "idle": d.pause(lease=lease)}
 
 
 def resume(d, body, query):
-    d.resume()
-    return {"paused": False}
+    """{"lease": true} ends only a leased pause; an admin's pause stays."""
+    lease_only = body.get("lease") is True
+    d.resume(lease_only=lease_only)
+    return {"paused": d.paused}
 
 
 def list_sources(d, body, query):
-    return {"sources": [{**s.describe(), "interval": d.pace_for(s)} for s in sources.all_sources()]}
+    return {"sources": [{**s.describe(), "interval": d.pace_for(s)} for s in sources.all_sources()],
+            "importRoots": [str(root) for root in d.local.roots]}
 
 
 def search(d, body, query):

@@ -7,7 +7,14 @@ class ScraperConfig(AppConfig):
     poll = None
 
     def ready(self):
+        from mangacircus import backups, health
         from mangacircus.pages import settings_section
+
+        from . import client, status
+
+        # A backup pauses the daemon (under a lease) while it takes DATA.
+        backups.register_pause(client.pause_for_backup)
+        health.register("scraper", status.health)
 
         # The section's link is the screen's entry, which opens the Queue tab.
         settings_section("admin", "scraper", "Scraper", "mc-admin-scraper-home", order=30)

@@ -32,3 +32,16 @@ def call(method, path, body=None, timeout=5.0):
         raise Offline(str(e) or e.__class__.__name__) from None
     finally:
         conn.close()
+
+
+def pause_for_backup(lease):
+    """The backup's pause hook (mangacircus.backups): pause the daemon under a lease; -> resume(),
+    or None when the daemon is not reachable (a backup goes on without it)."""
+    try:
+        status, data = call("POST", "/pause", {"lease": lease}, timeout=40.0)
+    except Offline:
+        return None
+    if status != 200:
+        error = data.get("error") if isinstance(data, dict) else data
+        raise RuntimeError(f"the scraper answered {status} to the pause: {error}")
+    return lambda: call("POST", "/resume", {"lease": True}, timeout=10.0)

@@ -14,6 +14,7 @@ calls the control methods (pause, resume, cancel, status) from its threads. Outc
 import datetime
 import logging
 import threading
+import time
 from pathlib import Path
 
 from django.conf import settings
@@ -50,6 +51,7 @@ class Daemon:
         self.job_progress = {}
         self.idle = threading.Event()
         self.idle.set()
+        self.lease_until = None
         self.watchdog = Watchdog(self.progress, stall_seconds, lambda: self.current is not None, self._on_stall)
 
     @classmethod
@@ -84,7 +86,8 @@ class Daemon:
 
     def process_one_job(self):
         """Run the next runnable job to an outcome; False when there was none."""
-        if self.shutdown:
+        self._end_expired_lease()
+        if self.shutdown or self.held:
             return False
         job = queue.next_job(self.queue)
         if job is None:
@@ -178,10 +181,11 @@ class Daemon:
         self.job_progress.update(values)
 
     def queue_has_work(self):
-        return queue.next_job(self.queue) is not None
+        return not self.held and queue.next_job(self.queue) is not None
 
     def tick(self):
-        """Called by the idle loop: queue the nightly discover run when it is due."""
+        """Called by the idle loop: end an expired pause lease, queue the nightly discover run."""
+        self._end_expired_lease()
         if queue.discover_due(self.queue, datetime.datetime.now().astimezone()):
             queue.add_job(self.queue, "discover", "all")
 
@@ -189,18 +193,39 @@ class Daemon:
 
     @property
     def paused(self):
-        return queue.is_paused(self.queue)
+        return queue.is_paused(self.queue) or self.held
 
-    def pause(self, wait=30):
-        """Finish the current page, save the checkpoint and hold; -> True once the worker is idle."""
-        queue.set_paused(self.queue, True)
+    @property
+    def held(self):
+        """Paused under a lease (the backup's), which ends by itself if nobody resumes it."""
+        return self.lease_until is not None and time.monotonic() < self.lease_until
+
+    def pause(self, wait=30, lease=None):
+        """Finish the current page, save the checkpoint and hold; -> True once the worker is idle.
+        With `lease` (seconds) the pause is held in memory only and ends after the lease, so a
+        caller that dies mid-pause (a reader killed during a backup) cannot hold the queue forever."""
+        if lease is None:
+            queue.set_paused(self.queue, True)
+        else:
+            self.lease_until = time.monotonic() + lease
+            log.info("paused under a lease of %g s", lease)
         self.interrupt.set()
         return self.idle.wait(wait)
 
-    def resume(self):
-        queue.set_paused(self.queue, False)
-        if not self.shutdown and self.current is None:
+    def resume(self, lease_only=False):
+        """End the pause; `lease_only` ends only a leased pause, keeping an admin's own pause."""
+        if self.lease_until is not None:
+            log.info("the leased pause ends")
+        self.lease_until = None
+        if not lease_only:
+            queue.set_paused(self.queue, False)
+        if not self.shutdown and self.current is None and not self.paused:
             self.interrupt.clear()
+
+    def _end_expired_lease(self):
+        if self.lease_until is not None and not self.held:
+            log.warning("the pause lease expired without a resume (its holder died?): resuming")
+            self.resume(lease_only=True)
 
     def stop(self):
         """SIGINT/SIGTERM: the worker stops at its next page boundary."""
@@ -226,7 +251,9 @@ class Daemon:
             status = {
                 "state": state or ("stopping" if self.shutdown else "paused" if self.paused
                                    else "running" if job else "idle"),
-                "paused": self.paused, "revision": queue.revision(self.queue), "job": summary,
+                "paused": self.paused,
+                "leaseSeconds": round(self.lease_until - time.monotonic(), 1) if self.held else None,
+                "revision": queue.revision(self.queue), "job": summary,
                 "progress": dict(self.job_progress) if job else None,
                 "waiting": self.progress.wait if job else None,
                 "idleSeconds": round(self.progress.idle_seconds(), 1) if job else None,

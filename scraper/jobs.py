@@ -237,7 +237,9 @@ def _compact(info):
 
 
 def _chapter_json(source, chapter):
-    meta = {"title": chapter.title or None, "source": source.key, "sourceId": chapter.id,
+    # "source" is the version's label in the reader, the folder's [bracket]; "module" the source module.
+    label = names.clean(chapter.group or source.name, fallback="", max_bytes=80)
+    meta = {"title": chapter.title or None, "source": label or None, "module": source.key, "sourceId": chapter.id,
             "number": chapter.number, "volume": chapter.volume, "groups": [chapter.group] if chapter.group else None,
             "language": chapter.language or None, "url": chapter.url, "published": chapter.published,
             "fetched": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}

@@ -112,7 +112,9 @@ class Library:
                 meta = orjson.loads(chapter_json.read_bytes())
             except (OSError, orjson.JSONDecodeError):
                 continue
-            if isinstance(meta, dict) and meta.get("source") == source and isinstance(meta.get("sourceId"), str):
+            # Older chapter.json files name the module in "source".
+            if (isinstance(meta, dict) and meta.get("module", meta.get("source")) == source
+                    and isinstance(meta.get("sourceId"), str)):
                 found[meta["sourceId"]] = str(chapter_json.parent.relative_to(path))
         return found
 
@@ -126,7 +128,7 @@ class Library:
                 meta = orjson.loads(chapter_json.read_bytes())
             except (OSError, orjson.JSONDecodeError):
                 continue
-            if isinstance(meta, dict) and meta.get("source") == source:
+            if isinstance(meta, dict) and meta.get("module", meta.get("source")) == source:
                 groups = meta.get("groups") if isinstance(meta.get("groups"), list) else []
                 number, volume = (meta.get(k) if isinstance(meta.get(k), str) else None for k in ("number", "volume"))
                 keys.add((names.chapter_key(volume), names.chapter_key(number), str(groups[0]) if groups else ""))

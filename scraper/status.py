@@ -1,12 +1,12 @@
-"""The daemon's heartbeat (data/scraper/status.json) and the incident log (data/incidents.jsonl)."""
-import json
+"""The daemon's heartbeat (data/scraper/status.json) and its incidents (data/incidents.jsonl)."""
 import os
 import threading
 import time
 
 import orjson
 
-from mangacircus.jsonfile import write_atomic
+from mangacircus import incidents
+from mangacircus.jsonfile import StateFileError, read_capped, write_atomic
 
 
 class StatusFile:
@@ -22,12 +22,17 @@ class StatusFile:
 
 
 def append_incident(data_dir, kind, message, **details):
-    """One JSON line, appended with a single write (O_APPEND) and fsynced."""
-    line = json.dumps({"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "service": "scraper", "kind": kind,
-                       "message": message, **details}, ensure_ascii=False) + "\n"
-    fd = os.open(data_dir / "incidents.jsonl", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    """An incident of the scraper in DATA/incidents.jsonl (mangacircus/incidents.py)."""
+    return incidents.record(kind, "scraper", message, data_dir=data_dir, **details)
+
+
+def health():
+    """The scraper's part of GET /api/admin/health, from its heartbeat (no call to the daemon)."""
+    from django.conf import settings
+
     try:
-        os.write(fd, line.encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        beat = orjson.loads(read_capped(settings.DATA / "scraper" / "status.json"))
+    except (OSError, ValueError, StateFileError):
+        return {"heartbeat": None, "revision": None, "queued": None}
+    keep = ("state", "updated", "pid", "paused", "revision", "queued", "job")
+    return {"heartbeat": {k: beat.get(k) for k in keep}, "revision": beat.get("revision"), "queued": beat.get("queued")}

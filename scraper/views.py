@@ -1,6 +1,5 @@
 """The admin Scraper screen: one server-rendered page per tab; settings-scraper.js loads the data
 through the admin proxy, so the page renders even when the daemon is down."""
-from django.conf import settings
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 
@@ -25,5 +24,5 @@ def scraper_home(request):
 def scraper_tab(request, tab):
     if tab not in dict(TABS):
         raise NotFound("no such tab")
-    payload = {"tab": tab, "importRoots": [str(p) for p in settings.SCRAPER_IMPORT_ROOTS]}
+    payload = {"tab": tab}
     return render_section(request, "scraper/admin.html", "admin", "scraper", tabs=TABS, tab=tab, payload=payload)

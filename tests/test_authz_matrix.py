@@ -9,12 +9,20 @@ The URLconf is walked with django.urls.get_resolver(), so a new route without a 
 for a route that is gone, fails test_it_has_a_row_for_every_route. To add a route, add its row.
 POSTs to HTML pages are left out: they carry a CSRF token, and their auth check is the same
 decorator as their GET.
+
+A fifth persona, "restricted", is a plain user whom the admin limited to Long Scroll
+(reader/access.py). Every row runs for them too: they get the "other" column's status, except the
+rows in RESTRICTED, where Moon Garden is hidden from them and answers exactly as a missing manga
+does. Every row that names Moon Garden must be in RESTRICTED, so a new route about a manga cannot
+forget the restriction unnoticed.
 """
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from bench.server import free_port
+from reader.komga.ids import book_id, series_id
 from tests.conftest import PASSWORD
+from tests.reader.komga.apps import basic
 from tests.support.app import AppServer
 from tests.support.pages import add_notes, wait_for_library
 
@@ -26,20 +34,36 @@ NOTE = {
 CHAPTER = {"m": "Moon Garden", "c": "1/2"}
 VOTE = {**CHAPTER, "v": "c0002 Roots [Official]", "value": 1}
 PROGRESS = {**CHAPTER, "v": "c0002 Roots [Official]", "p": 1, "n": 2, "done": False, "shift": []}
+RELATION = {"a": "Moon Garden", "type": "sequel", "b": "Long Scroll"}
 PULSE = {**CHAPTER, "v": "c0002 Roots [Official]", "session": "matrix-session", "seq": 1}
+
+# The reading apps' routes (/komga/, /opds/): the personas carry the session cookie that Basic gave them.
+SID = series_id("Moon Garden")
+BID = book_id("Moon Garden", "1/2")
+K1 = "komga/api/v1/"
+KS, KB = f"/komga/api/v1/series/{SID}", f"/komga/api/v1/books/{BID}"
 
 LIB = r"^lib(?:/(?P<rel>[\s\S]*))?$"
 THUMB = r"^thumb(?:/(?P<name>[\s\S]*))?$"
+KOMGA_NONE = r"komga/^api/v1/(?:tags|age-ratings|sharing-labels)$"
+KOMGA_EMPTY = r"komga/^api/v1/(?:collections|readlists)$"
+KOMGA_REST = r"komga/^(?P<rest>[\s\S]*)$"
+PAGE_THUMB = r"^lib-thumb(?:/(?P<rel>[\s\S]*))?$"
 
 #  pattern                                   method  path                                  body              anon user other admin
 MATRIX = [
     ("",                                      "GET",  "/",                                  None,             302, 200, 200, 200),
     ("login/",                                "GET",  "/login/",                            None,             200, 200, 200, 200),
-    ("signup/",                               "GET",  "/signup/",                           None,             302, 302, 302, 302),
+    ("signup/",                               "GET",  "/signup/",                           None,             200, 200, 200, 200),
     ("logout/",                               "GET",  "/logout/",                           None,             405, 405, 405, 405),
     ("manga/<str:name>/",                     "GET",  f"/manga/{MOON}/",                    None,             302, 200, 200, 200),
     ("manga/<str:name>/",                     "GET",  "/manga/Invented/",                   None,             302, 404, 404, 404),
     ("notifications/",                        "GET",  "/notifications/",                    None,             302, 200, 200, 200),
+    ("history/",                              "GET",  "/history/",                          None,             302, 200, 200, 200),
+    ("discover/",                             "GET",  "/discover/",                         None,             302, 200, 200, 200),
+    ("api/discovery",                         "GET",  "/api/discovery",                     None,             401, 200, 200, 200),
+    ("api/discovery/dismiss",                 "POST", "/api/discovery/dismiss",             {"m": "Moon Garden"}, 401, 200, 200, 200),
+    ("api/discovery/dismiss",                 "POST", "/api/discovery/dismiss",             {"m": "Invented"}, 401, 404, 404, 404),
     ("settings/",                             "GET",  "/settings/",                         None,             302, 302, 302, 302),
     ("settings/user/profile/",                "GET",  "/settings/user/profile/",            None,             302, 200, 200, 200),
     ("settings/user/reading/",                "GET",  "/settings/user/reading/",            None,             302, 200, 200, 200),
@@ -61,8 +85,12 @@ MATRIX = [
     ("api/library",                           "GET",  "/api/library",                       None,             401, 200, 200, 200),
     ("api/manga",                             "GET",  f"/api/manga?m={MOON}",               None,             401, 200, 200, 200),
     ("api/manga",                             "GET",  "/api/manga?m=Invented",              None,             401, 404, 404, 404),
+    ("api/history",                           "GET",  "/api/history",                       None,             401, 200, 200, 200),
+    ("api/history",                           "GET",  "/api/history?limit=0",               None,             401, 400, 400, 400),
     ("api/read",                              "POST", "/api/read",                          CHAPTER,          401, 200, 200, 200),
     ("api/unread",                            "POST", "/api/unread",                        CHAPTER,          401, 200, 200, 200),
+    ("api/read/many",                         "POST", "/api/read/many",                     {**CHAPTER, "read": True, "before": "1/2"}, 401, 200, 200, 200),
+    ("api/read/many",                         "POST", "/api/read/many",                     {"m": "Invented", "read": False}, 401, 404, 404, 404),
     ("api/vote",                              "POST", "/api/vote",                          VOTE,             401, 200, 200, 200),
     ("api/follow",                            "POST", "/api/follow",                        {"m": "Moon Garden", "on": True}, 401, 200, 200, 200),
     ("api/follow",                            "POST", "/api/follow",                        {"m": "Invented", "on": True}, 401, 404, 404, 404),
@@ -79,6 +107,21 @@ MATRIX = [
     ("api/admin/user",                        "POST", "/api/admin/user",                    {"name": "made", "password": PASSWORD}, 401, 403, 403, 200),
     ("api/admin/user/role",                   "POST", "/api/admin/user/role",               {"name": "nobody", "admin": True}, 401, 403, 403, 404),
     ("api/admin/user/delete",                 "POST", "/api/admin/user/delete",             {"name": "nobody"}, 401, 403, 403, 404),
+    ("api/admin/user/access",                 "POST", "/api/admin/user/access",             {"name": "other", "only": None, "excludeTags": []}, 401, 403, 403, 200),
+    ("api/admin/user/access",                 "POST", "/api/admin/user/access",             {"name": "nobody", "only": None}, 401, 403, 403, 404),
+    ("settings/admin/users/<str:name>/access/", "GET", "/settings/admin/users/other/access/", None,           302, 403, 403, 200),
+    ("settings/admin/users/<str:name>/access/", "GET", "/settings/admin/users/nobody/access/", None,          302, 403, 403, 404),
+    # mangacircus/ops_urls.py: incidents, health, backups (BACKUP is not set here; no startall)
+    ("settings/admin/health/",                "GET",  "/settings/admin/health/",             None,             302, 403, 403, 200),
+    ("settings/admin/backups/",               "GET",  "/settings/admin/backups/",            None,             302, 403, 403, 200),
+    ("api/admin/health",                      "GET",  "/api/admin/health",                   None,             401, 403, 403, 200),
+    ("api/admin/incidents",                   "GET",  "/api/admin/incidents",                None,             401, 403, 403, 200),
+    ("api/admin/incidents",                   "POST", "/api/admin/incidents",                {"acknowledge": "all"}, 401, 403, 403, 200),
+    ("api/admin/services/restart",            "POST", "/api/admin/services/restart",         {"service": "scraper"}, 401, 403, 403, 503),
+    ("api/admin/services/restart",            "POST", "/api/admin/services/restart",         {"service": "shell"}, 401, 403, 403, 400),
+    ("api/admin/backup",                      "GET",  "/api/admin/backup",                   None,             401, 403, 403, 200),
+    ("api/admin/backup",                      "POST", "/api/admin/backup",                   {"command": "run"}, 401, 403, 403, 400),
+    ("api/admin/backup",                      "POST", "/api/admin/backup",                   {"command": "settings", "retention": {"keep": 3, "weeks": 0}}, 401, 403, 403, 200),
     # reader/read_urls.py: the reader page and its data
     ("read/<str:manga>/<str:book>/<str:chapter>/", "GET", f"/read/{MOON}/1/2/",              None,             302, 200, 200, 200),
     ("read/<str:manga>/<str:book>/<str:chapter>/", "GET", "/read/Invented/1/1/",             None,             302, 404, 404, 404),
@@ -86,12 +129,83 @@ MATRIX = [
     ("api/chapter",                           "GET",  f"/api/chapter?m={MOON}&c=9/9",        None,             401, 404, 404, 404),
     ("api/progress",                          "POST", "/api/progress",                       PROGRESS,         401, 200, 200, 200),
     ("api/progress",                          "POST", "/api/progress",                       {**PROGRESS, "m": "Invented"}, 401, 404, 404, 404),
+    # reader/komga/urls.py: the Komga-compatible API (docs/apps.md)
+    (K1 + "series",                           "GET",  "/komga/api/v1/series?search=&page=0",  None,             401, 200, 200, 200),
+    (K1 + "series/list",                      "POST", "/komga/api/v1/series/list",           {},               401, 200, 200, 200),
+    (K1 + "series/new",                       "GET",  "/komga/api/v1/series/new",            None,             401, 200, 200, 200),
+    (K1 + "series/updated",                   "GET",  "/komga/api/v1/series/updated",        None,             401, 200, 200, 200),
+    (K1 + "series/release-dates",             "GET",  "/komga/api/v1/series/release-dates",  None,             401, 200, 200, 200),
+    (K1 + "series/<sid:sid>",                 "GET",  KS,                                    None,             401, 200, 200, 200),
+    (K1 + "series/<sid:sid>",                 "GET",  "/komga/api/v1/series/saaaaaaaaaaaaaaaaaaaa", None,      401, 404, 404, 404),
+    (K1 + "series/<sid:sid>/books",           "GET",  KS + "/books?unpaged=true",            None,             401, 200, 200, 200),
+    (K1 + "series/<sid:sid>/thumbnail",       "GET",  KS + "/thumbnail",                     None,             401, 200, 200, 200),
+    (K1 + "series/<sid:sid>/read-progress",   "POST", KS + "/read-progress",                 None,             401, 204, 204, 204),
+    (K1 + "series/<sid:sid>/read-progress",   "DELETE", KS + "/read-progress",               None,             401, 204, 204, 204),
+    (K1 + "series/<sid:sid>/collections",     "GET",  KS + "/collections",                   None,             401, 200, 200, 200),
+    ("komga/api/v2/series/<sid:sid>/read-progress/tachiyomi", "GET", f"/komga/api/v2/series/{SID}/read-progress/tachiyomi", None, 401, 200, 200, 200),
+    ("komga/api/v2/series/<sid:sid>/read-progress/tachiyomi", "PUT", f"/komga/api/v2/series/{SID}/read-progress/tachiyomi", {"lastBookNumberSortRead": 1}, 401, 204, 204, 204),
+    (K1 + "books",                            "GET",  "/komga/api/v1/books",                 None,             401, 200, 200, 200),
+    (K1 + "books/list",                       "POST", "/komga/api/v1/books/list",            {"condition": None}, 401, 200, 200, 200),
+    (K1 + "books/latest",                     "GET",  "/komga/api/v1/books/latest",          None,             401, 200, 200, 200),
+    (K1 + "books/ondeck",                     "GET",  "/komga/api/v1/books/ondeck",          None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>",                  "GET",  KB,                                    None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>",                  "GET",  "/komga/api/v1/books/baaaaaaaaaaaaaaaaaaaa", None,       401, 404, 404, 404),
+    (K1 + "books/<bid:bid>/next",             "GET",  KB + "/next",                          None,             401, 404, 404, 404),
+    (K1 + "books/<bid:bid>/previous",         "GET",  KB + "/previous",                      None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>/readlists",        "GET",  KB + "/readlists",                     None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>/thumbnail",        "GET",  KB + "/thumbnail",                     None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>/pages",            "GET",  KB + "/pages",                         None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>/pages/<int:n>",    "GET",  KB + "/pages/1",                       None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>/pages/<int:n>",    "GET",  KB + "/pages/9",                       None,             401, 400, 400, 400),
+    (K1 + "books/<bid:bid>/pages/<int:n>/thumbnail", "GET", KB + "/pages/1/thumbnail",       None,             401, 200, 200, 200),
+    (K1 + "books/<bid:bid>/read-progress",    "PATCH", KB + "/read-progress",                {"page": 1},      401, 204, 204, 204),
+    (K1 + "books/<bid:bid>/read-progress",    "DELETE", KB + "/read-progress",               None,             401, 204, 204, 204),
+    (K1 + "books/<bid:bid>/file",             "GET",  KB + "/file",                          None,             401, 200, 200, 200),
+    (K1 + "libraries",                        "GET",  "/komga/api/v1/libraries",             None,             401, 200, 200, 200),
+    (K1 + "libraries/<str:lid>",              "GET",  "/komga/api/v1/libraries/mangacircus", None,             401, 200, 200, 200),
+    (K1 + "libraries/<str:lid>",              "GET",  "/komga/api/v1/libraries/other",       None,             401, 404, 404, 404),
+    (K1 + "genres",                           "GET",  "/komga/api/v1/genres",                None,             401, 200, 200, 200),
+    (K1 + "publishers",                       "GET",  "/komga/api/v1/publishers",            None,             401, 200, 200, 200),
+    (K1 + "languages",                        "GET",  "/komga/api/v1/languages",             None,             401, 200, 200, 200),
+    (KOMGA_NONE,                              "GET",  "/komga/api/v1/tags",                  None,             401, 200, 200, 200),
+    (K1 + "authors",                          "GET",  "/komga/api/v1/authors",               None,             401, 200, 200, 200),
+    ("komga/api/v2/authors",                  "GET",  "/komga/api/v2/authors",               None,             401, 200, 200, 200),
+    (KOMGA_EMPTY,                             "GET",  "/komga/api/v1/collections",           None,             401, 200, 200, 200),
+    ("komga/api/v2/users/me",                 "GET",  "/komga/api/v2/users/me",              None,             401, 200, 200, 200),
+    ("komga/api/logout",                      "POST", "/komga/api/logout",                   None,             401, 204, 204, 204),
+    # KMReader asks before signing in; the answer is an empty object
+    (K1 + "client-settings/global/list",      "GET",  "/komga/api/v1/client-settings/global/list", None,       200, 200, 200, 200),
+    (KOMGA_REST,                              "GET",  "/komga/sse/v1/events",                None,             401, 404, 404, 404),
+    # reader/opds/urls.py: the OPDS catalog
+    ("opds/",                                 "GET",  "/opds/",                              None,             401, 200, 200, 200),
+    ("opds/series",                           "GET",  "/opds/series",                        None,             401, 200, 200, 200),
+    ("opds/recent",                           "GET",  "/opds/recent",                        None,             401, 200, 200, 200),
+    ("opds/continue",                         "GET",  "/opds/continue",                      None,             401, 200, 200, 200),
+    ("opds/followed",                         "GET",  "/opds/followed",                      None,             401, 200, 200, 200),
+    ("opds/tags",                             "GET",  "/opds/tags",                          None,             401, 200, 200, 200),
+    ("opds/tags/<str:name>",                  "GET",  "/opds/tags/Invented",                 None,             401, 404, 404, 404),
+    ("opds/search",                           "GET",  "/opds/search?q=moon",                 None,             401, 200, 200, 200),
+    ("opds/search.xml",                       "GET",  "/opds/search.xml",                    None,             401, 200, 200, 200),
+    ("opds/series/<sid:sid>",                 "GET",  f"/opds/series/{SID}",                 None,             401, 200, 200, 200),
+    ("opds/series/<sid:sid>/thumbnail",       "GET",  f"/opds/series/{SID}/thumbnail",       None,             401, 200, 200, 200),
+    ("opds/books/<bid:bid>/file",             "GET",  f"/opds/books/{BID}/file",             None,             401, 200, 200, 200),
+    ("opds/books/<bid:bid>/pages/<int:n>",    "GET",  f"/opds/books/{BID}/pages/0",          None,             401, 200, 200, 200),
+    # Settings → Apps, and downloads as CBZ
+    ("settings/user/apps/",                   "GET",  "/settings/user/apps/",                None,             302, 200, 200, 200),
+    ("settings/admin/apps/",                  "GET",  "/settings/admin/apps/",               None,             302, 403, 403, 200),
+    ("download/<str:manga>/<str:book>/<str:chapter>/", "GET", f"/download/{MOON}/1/2/",       None,             302, 200, 200, 200),
+    ("download/<str:manga>/<str:book>/<str:chapter>/", "GET", f"/download/{MOON}/1/9/",       None,             302, 404, 404, 404),
+    ("download/<str:manga>/<str:book>/",      "GET",  f"/download/{MOON}/1/",                None,             302, 200, 200, 200),
     # library/urls.py: page images, cover thumbnails, "scan now"
     (LIB,                                     "GET",  f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png", None, 401, 200, 200, 200),
     # A signature authorises nothing in the reader itself: /lib/ checks the session (docs/proxy.md).
     (LIB,                                     "GET",  f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png?e=4102444800&s=forged", None, 401, 200, 200, 200),
     (LIB,                                     "GET",  f"/lib/{MOON}/manga.json",             None,             401, 404, 404, 404),
     (LIB,                                     "GET",  "/lib/..%2F..%2Fdata%2Fdb.json",       None,             401, 404, 404, 404),
+    (PAGE_THUMB,                              "GET",  f"/lib-thumb/{MOON}/b01%20Spring/c0001%20Seeds/001.png", None, 401, 200, 200, 200),
+    (PAGE_THUMB,                              "GET",  f"/lib-thumb/{MOON}/manga.json",       None,             401, 404, 404, 404),
+    (PAGE_THUMB,                              "GET",  "/lib-thumb/..%2F..%2Fdata%2Fdb.json", None,             401, 404, 404, 404),
+    (PAGE_THUMB,                              "GET",  "/lib-thumb/Invented/c1/001.png",      None,             401, 404, 404, 404),
     (THUMB,                                   "GET",  f"/thumb/{MOON}",                      None,             401, 200, 200, 200),
     (THUMB,                                   "GET",  "/thumb/Invented",                     None,             401, 404, 404, 404),
     ("api/admin/rescan",                      "POST", "/api/admin/rescan",                   {"full": False},  401, 403, 403, 200),
@@ -102,9 +216,60 @@ MATRIX = [
     ("api/admin/scraper/<path:path>",         "GET",  "/api/admin/scraper/status",           None,             401, 403, 403, 503),
     ("api/admin/scraper/<path:path>",         "POST", "/api/admin/scraper/jobs/x/cancel",    {},               401, 403, 403, 503),
     ("api/admin/scraper/<path:path>",         "GET",  "/api/admin/scraper/no.such/route",    None,             401, 403, 403, 404),
+    # the catalog's curator screens and API: admins only (the rows run in order: each admin change bumps rev)
+    ("settings/admin/catalog/",               "GET",  "/settings/admin/catalog/",            None,             302, 403, 403, 200),
+    ("settings/admin/catalog/groups/<str:group_id>/", "GET", "/settings/admin/catalog/groups/nogroup/", None,  302, 403, 403, 404),
+    ("settings/admin/catalog/proposals/",     "GET",  "/settings/admin/catalog/proposals/",  None,             302, 403, 403, 200),
+    ("settings/admin/catalog/history/",       "GET",  "/settings/admin/catalog/history/",    None,             302, 403, 403, 200),
+    ("settings/admin/catalog/manga/<str:name>/", "GET", f"/settings/admin/catalog/manga/{MOON}/", None,        302, 403, 403, 200),
+    ("settings/admin/catalog/manga/<str:name>/", "GET", "/settings/admin/catalog/manga/Invented/", None,       302, 403, 403, 404),
+    ("api/admin/catalog",                     "GET",  "/api/admin/catalog",                  None,             401, 403, 403, 200),
+    ("api/admin/catalog/relations",           "POST", "/api/admin/catalog/relations",        {"rev": 0, **RELATION}, 401, 403, 403, 200),
+    ("api/admin/catalog/relations/delete",    "POST", "/api/admin/catalog/relations/delete", {"rev": 1, **RELATION}, 401, 403, 403, 200),
+    ("api/admin/catalog/groups",              "POST", "/api/admin/catalog/groups",           {"rev": 2, "name": "G", "members": ["Moon Garden"]}, 401, 403, 403, 200),
+    ("api/admin/catalog/groups/move",         "POST", "/api/admin/catalog/groups/move",      {"rev": 3, "id": "nope", "member": "x", "to": 0}, 401, 403, 403, 404),
+    ("api/admin/catalog/groups/delete",       "POST", "/api/admin/catalog/groups/delete",    {"rev": 3, "id": "nope"}, 401, 403, 403, 404),
+    ("api/admin/catalog/overrides",           "POST", "/api/admin/catalog/overrides",        {"rev": 3, "m": "Moon Garden", "tags": ["x"]}, 401, 403, 403, 200),
+    ("api/admin/catalog/overrides",           "POST", "/api/admin/catalog/overrides",        {"rev": 3, "m": "Moon Garden"}, 401, 403, 403, 409),
+    ("api/admin/catalog/proposals",           "POST", "/api/admin/catalog/proposals",        {"proposals": []}, 401, 403, 403, 200),
+    ("api/admin/catalog/proposals/decide",    "POST", "/api/admin/catalog/proposals/decide", {"rev": 4, "id": "nope", "accept": True}, 401, 403, 403, 404),
 ]
 PERSONAS = ("anonymous", "user", "other", "admin")
-FRESH_SESSION = {"/api/logout"}  # rows that end the session they use run on a session of their own
+FRESH_SESSION = {"/api/logout", "/komga/api/logout"}  # rows that end the session they use run on a session of their own
+# (method, path) → the status for the restricted persona, where it differs from "other"'s.
+RESTRICTED = {
+    ("GET", f"/manga/{MOON}/"): 404,
+    ("GET", f"/api/manga?m={MOON}"): 404,
+    ("POST", "/api/read"): 404,
+    ("POST", "/api/unread"): 404,
+    ("POST", "/api/read/many"): 404,
+    ("POST", "/api/vote"): 404,
+    ("POST", "/api/follow"): 404,
+    ("POST", "/api/reading/delete"): 404,
+    ("GET", f"/read/{MOON}/1/2/"): 404,
+    ("GET", f"/api/chapter?m={MOON}&c=1/2"): 404,
+    ("POST", "/api/progress"): 404,
+    ("GET", f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png"): 404,
+    ("GET", f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png?e=4102444800&s=forged"): 404,  # a signature changes nothing
+    ("GET", f"/thumb/{MOON}"): 404,
+    ("GET", f"/lib-thumb/{MOON}/b01%20Spring/c0001%20Seeds/001.png"): 404,
+    ("GET", f"/download/{MOON}/1/2/"): 404,
+    ("GET", f"/download/{MOON}/1/"): 404,
+    ("POST", "/api/discovery/dismiss"): 404,
+}
+ALWAYS_AS_OTHER = {  # rows naming Moon Garden whose answer does not depend on seeing it
+    ("POST", "/api/reading/pulse"),  # the reading clock is off: 403 before any lookup
+    ("GET", f"/lib/{MOON}/manga.json"),  # not an image: 404 either way
+    ("GET", f"/lib-thumb/{MOON}/manga.json"),
+    ("GET", f"/api/chapter?m={MOON}&c=9/9"),  # no such chapter: 404 either way
+    ("GET", f"/download/{MOON}/1/9/"),
+    # the curators' routes: admins only, so 403 before any lookup
+    ("GET", f"/settings/admin/catalog/manga/{MOON}/"),
+    ("POST", "/api/admin/catalog/groups"),
+    ("POST", "/api/admin/catalog/overrides"),
+    ("POST", "/api/admin/catalog/relations"),
+    ("POST", "/api/admin/catalog/relations/delete"),
+}
 
 
 def url_patterns(resolver=None, prefix=""):
@@ -139,8 +304,18 @@ def personas(server, admin):
         assert admin.post("/api/admin/user", {"name": name, "password": PASSWORD})[0] == 200
     wait_for_library(admin, 2)
     add_notes(server, "user", [NOTE])
-    return {"anonymous": lambda: server.client(), "admin": lambda: server.client().login("admin"),
-            "user": lambda: server.client().login("user"), "other": lambda: server.client().login("other")}
+
+    def signed_in(name):
+        """Signed in on the web, and in the apps' API (its session cookie, from Basic)."""
+        client = server.client().login(name)
+        assert client.get("/komga/api/v2/users/me", headers={"Authorization": basic(name)})[0] == 200
+        return client
+
+    assert admin.post("/api/admin/user", {"name": "restricted", "password": PASSWORD})[0] == 200
+    assert admin.post("/api/admin/user/access", {"name": "restricted", "only": ["Long Scroll"]})[0] == 200
+    return {"anonymous": lambda: server.client(), "admin": lambda: signed_in("admin"),
+            "user": lambda: signed_in("user"), "other": lambda: signed_in("other"),
+            "restricted": lambda: signed_in("restricted")}
 
 
 def test_it_answers_every_route_with_the_expected_status_for_each_persona(server, personas):
@@ -152,4 +327,29 @@ def test_it_answers_every_route_with_the_expected_status_for_each_persona(server
             got = client.request(method, path, body=body)[0]
             if got != status:
                 wrong.append(f"{method} {path} as {persona}: {got}, expected {status}")
+    assert wrong == []
+
+
+def _restricted_status(method, path, body, other):
+    if SID in path or BID in path:
+        return 404  # the apps' routes for Moon Garden, the series or one of its books
+    if (method, path) in RESTRICTED and "Moon" in (path + str(body)):
+        return RESTRICTED[(method, path)]
+    return other
+
+
+def test_every_row_naming_a_manga_says_what_the_restricted_user_gets():
+    naming = {(method, path) for _, method, path, body, *_ in MATRIX if "Moon" in path + str(body)}
+    assert sorted(naming - set(RESTRICTED) - ALWAYS_AS_OTHER) == []
+
+
+def test_it_answers_every_route_for_a_restricted_user_as_if_the_hidden_manga_did_not_exist(server, personas):
+    kept = personas["restricted"]()
+    wrong = []
+    for pattern, method, path, body, _anon, _user, other, _admin in MATRIX:
+        client = personas["restricted"]() if path in FRESH_SESSION else kept
+        expected = _restricted_status(method, path, body, other)
+        got = client.request(method, path, body=body)[0]
+        if got != expected:
+            wrong.append(f"{method} {path} {body}: {got}, expected {expected}")
     assert wrong == []

@@ -25,3 +25,31 @@ def ms_date(ms):
 def ms_datetime(ms):
     moment = _local(ms)
     return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
+
+
+@register.filter
+def ms_duration(ms):
+    """Milliseconds of reading → "1 h 05 min", "12 min", "under a minute"."""
+    if not isinstance(ms, int) or ms <= 0:
+        return "0 min"
+    minutes = round(ms / 60000)
+    if minutes == 0:
+        return "under a minute"
+    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+
+
+@register.filter
+def seconds(value):
+    """A duration in seconds → "3 d 4 h", "2 h 5 min", "40 s"."""
+    try:
+        value = int(value)
+    except (TypeError, ValueError):
+        return ""
+    days, rest = divmod(value, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours} h"
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min" if minutes else f"{secs} s"

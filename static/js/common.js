@@ -63,6 +63,20 @@ function toast(message, kind) {
   setTimeout(() => item.remove(), 4000);
 }
 
+/** The one date format of every page: "2026-11-30", or "2026-11-30 14:37" `withTime`, in the
+    server's time zone (TZ, on <body data-tz>), as the server-rendered pages print them. */
+function formatDate(ms, withTime) {
+  const options = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  let format;
+  try {
+    format = new Intl.DateTimeFormat("en-GB", { ...options, timeZone: document.body.dataset.tz || undefined });
+  } catch (error) { // a zone this browser does not know: its own
+    format = new Intl.DateTimeFormat("en-GB", options);
+  }
+  const part = Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+  return `${part.year}-${part.month}-${part.day}` + (withTime ? ` ${part.hour}:${part.minute}` : "");
+}
+
 /** "5 min ago", "3 h ago", "2 d ago", else the date. */
 function timeAgo(ms) {
   const minutes = Math.round((Date.now() - ms) / 60000);
@@ -70,7 +84,7 @@ function timeAgo(ms) {
   if (minutes < 60) return minutes + " min ago";
   if (minutes < 48 * 60) return Math.round(minutes / 60) + " h ago";
   if (minutes < 14 * 24 * 60) return Math.round(minutes / 1440) + " d ago";
-  return new Date(ms).toLocaleDateString();
+  return formatDate(ms);
 }
 
 /* The notification bell in the top bar: its link opens the full list without JavaScript; with it,

@@ -1,5 +1,5 @@
 /* The library page: filter and sort as you type (the form works without this too, through ?q=&sort=),
-   and "Show more" appending the next cards in place. */
+   the filter chips and tag/status facets following, and "Show more" appending the next cards in place. */
 "use strict";
 
 (function library() {
@@ -8,7 +8,9 @@
   const grid = document.getElementById("grid");
   const empty = document.getElementById("grid-empty");
   const count = document.getElementById("library-count");
-  const continueRow = document.querySelector(".continue");
+  const topRows = document.querySelectorAll(".continue, .recent, .story"); // continue, recently added, discover, Reading Story
+  const chips = document.getElementById("chips");
+  const facets = document.getElementById("facets");
   let shown = start.shown;
   let total = start.total;
   let latest = 0;
@@ -29,6 +31,32 @@
     return h("li", { className: m.unread ? "tile" : "tile all-read" },
       h("a", { href: ROOT + m.url }, cover(m), h("span", { className: "title" }, m.title),
         h("span", { className: "sub" }, sub.join(" · "))));
+  }
+
+  /** A filter link keeps the sort: the server's "?q=…" plus the sort chosen here. */
+  function filterHref(query) {
+    const params = new URLSearchParams(query || "");
+    if (form.sort.value !== "title") params.set("sort", form.sort.value); else params.delete("sort");
+    return "?" + params.toString();
+  }
+
+  function showChips(filters) {
+    chips.hidden = !filters.length;
+    chips.replaceChildren(...filters.map((f) => h("li", null, h("a", { className: "chip on", href: filterHref(f.without) },
+      f.label, h("span", { className: "chip-x", "aria-hidden": "true" }, " ×"), h("span", { className: "sr" }, " (remove)")))));
+  }
+
+  function facetList(title, items, label) {
+    if (!items.length) return [];
+    return [h("h2", { className: "facet-title" }, title), h("ul", { className: "facet-list" }, items.map((f) => h("li", null,
+      h("a", { className: f.on ? "chip on" : "chip", href: filterHref(f.add), "aria-current": f.on ? "true" : null },
+        label(f.value), " ", h("span", { className: "n" }, f.count)))))];
+  }
+
+  function showFacets(found) {
+    const cap = (v) => v.charAt(0).toUpperCase() + v.slice(1);
+    facets.replaceChildren(...facetList("Tags", found.tags, (v) => v), ...facetList("Status", found.statuses, cap));
+    facets.hidden = !found.tags.length && !found.statuses.length;
   }
 
   function moreLink() {
@@ -69,7 +97,11 @@
     count.textContent = ask.q ? total + " of " + result.count : String(result.count);
     empty.hidden = total > 0;
     if (!total) empty.textContent = result.count ? "No manga match “" + ask.q + "”." : "The library is empty.";
-    if (continueRow) continueRow.hidden = Boolean(ask.q);
+    topRows.forEach((row) => { row.hidden = Boolean(ask.q); });
+    if (!append) {
+      showChips(result.filters);
+      showFacets(result.facets);
+    }
     moreLink();
     if (!append) history.replaceState(null, "", location.pathname + (ask.page ? "?" + ask.page : ""));
   }

@@ -1,4 +1,5 @@
-/* The manga page: follow, mark chapters read or unread, vote on versions (all through the JSON API);
+/* The manga page: follow, mark chapters read or unread (one, all, or all before one), vote on versions
+   (all through the JSON API);
    the server rendered everything else. */
 "use strict";
 
@@ -31,15 +32,7 @@
   }
 
   function showChapterState(row, result) {
-    const c = result.chapter;
-    row.classList.toggle("read", c.read);
-    row.classList.toggle("started", !c.read && Boolean(c.progress));
-    const state = row.querySelector(".state");
-    state.textContent = c.read ? "Read" : c.progress ? "p. " + (c.progress.p + 1) + "/" + c.progress.n : "";
-    const button = row.querySelector(".toggle-read");
-    button.setAttribute("aria-pressed", String(c.read));
-    button.textContent = c.read ? "Mark unread" : "Mark read";
-    button.setAttribute("aria-label", "Mark " + c.label + (c.read ? " unread" : " read"));
+    showRowState(row, result.chapter);
     document.getElementById("continue").replaceWith(continueLink(result.continue));
     document.getElementById("read-count").textContent = result.counts.read + " of " + result.counts.chapters + " read";
   }
@@ -57,17 +50,46 @@
     }
   }
 
+  function showRowState(row, c) {
+    row.classList.toggle("read", c.read);
+    row.classList.toggle("started", !c.read && Boolean(c.progress));
+    row.querySelector(".state").textContent = c.read ? "Read" : c.progress ? "p. " + (c.progress.p + 1) + "/" + c.progress.n : "";
+    const button = row.querySelector(".toggle-read");
+    button.setAttribute("aria-pressed", String(c.read));
+    button.textContent = c.read ? "Mark unread" : "Mark read";
+    button.setAttribute("aria-label", (c.read ? "Mark unread: " : "Mark read: ") + c.label);
+  }
+
+  /** "Mark previous read" on a row, "Mark all read / unread" above the list: one request each. */
+  async function markMany(button, body) {
+    button.disabled = true;
+    try {
+      const result = await api("api/read/many", Object.assign({ m }, body));
+      for (const c of result.chapters) {
+        const row = document.querySelector('.chapter[data-c="' + CSS.escape(c.id) + '"]');
+        if (row) showRowState(row, c);
+      }
+      document.getElementById("continue").replaceWith(continueLink(result.continue));
+      document.getElementById("read-count").textContent = result.counts.read + " of " + result.counts.chapters + " read";
+      toast(result.marked + " chapter" + (result.marked === 1 ? "" : "s") + " marked " + (body.read ? "read" : "unread") + ".");
+    } catch (e) {
+      toast(e.message, "error");
+    } finally {
+      button.disabled = false;
+    }
+  }
+
   function versionItem(v) {
+    // The name is the hidden text: an aria-label would not contain the visible ▲ (label-content-name-mismatch).
     const voteButton = (cls, value, text, title) => h("button", {
-      type: "button", className: cls, "data-value": value, "aria-pressed": String(v.mine === value),
-      "aria-label": title, title,
-    }, text);
+      type: "button", className: cls, "data-value": value, "aria-pressed": String(v.mine === value), title,
+    }, h("span", { "aria-hidden": "true" }, text), h("span", { className: "sr-only" }, title));
     return h("li", { className: "version", "data-v": v.name },
       h("a", { href: ROOT + v.url }, v.source || v.name),
       h("span", { className: "pages" }, v.pages + " p."),
       h("span", { className: "vote", role: "group", "aria-label": "Vote for " + (v.source || v.name) },
         voteButton("up", 1, "▲", "Vote up"),
-        h("span", { className: "score", "aria-label": "Score" }, v.score),
+        h("span", { className: "score" }, v.score),
         voteButton("down", -1, "▼", "Vote down")));
   }
 
@@ -79,19 +101,46 @@
     try {
       const result = await api("api/vote", { m, c: row.dataset.c, v: version, value });
       const list = row.querySelector(".versions");
-      list.replaceChildren(...result.versions.map((v) => versionItem(v)));
-      const again = list.querySelector('.version[data-v="' + CSS.escape(version) + '"] .' + button.className.split(" ")[0]);
-      if (again) again.focus();
+      const refocus = () => {
+        const again = list.querySelector('.version[data-v="' + CSS.escape(version) + '"] .' + button.className.split(" ")[0]);
+        if (again) again.focus();
+      };
+      // New scores at once, in the order on screen; the ranking later (see settle()).
+      list.mcVersions = result.versions;
+      result.versions.forEach((v) => {
+        const old = list.querySelector('.version[data-v="' + CSS.escape(v.name) + '"]');
+        if (old) old.replaceWith(versionItem(v));
+      });
+      refocus();
+      settle(list, refocus);
     } catch (e) {
       toast(e.message, "error");
       button.disabled = false;
     }
   }
 
+  /** Re-rank a version list only once the pointer has left it (a mouse), or 2 s after the last
+      vote (touch, keys): a row that moved to the top under the pointer would take the next click. */
+  function settle(list, refocus) {
+    clearTimeout(list.mcTimer);
+    if (list.mcRank) list.removeEventListener("mouseleave", list.mcRank);
+    list.mcRank = () => {
+      clearTimeout(list.mcTimer);
+      list.removeEventListener("mouseleave", list.mcRank);
+      const focused = list.contains(document.activeElement);
+      list.replaceChildren(...list.mcVersions.map((v) => versionItem(v)));
+      if (focused) refocus();
+    };
+    if (list.matches(":hover") && matchMedia("(hover: hover)").matches) list.addEventListener("mouseleave", list.mcRank);
+    else list.mcTimer = setTimeout(list.mcRank, 2000);
+  }
+
   document.querySelector(".chapters").addEventListener("click", (e) => {
     const button = e.target.closest("button");
     if (!button) return;
     if (button.classList.contains("toggle-read")) toggleRead(button);
+    else if (button.classList.contains("mark-previous")) markMany(button, { read: true, before: button.closest(".chapter").dataset.c });
+    else if (button.classList.contains("mark-all")) markMany(button, { read: button.dataset.read === "true" });
     else if (button.closest(".vote")) vote(button);
   });
 })();

@@ -41,17 +41,42 @@
     return location.pathname.slice(ROOT.length);
   }
 
-  function chapterPicker() {
+  const MARKS = [["mark:previous", "Mark previous chapters read"], ["mark:all-read", "Mark all read"],
+    ["mark:all-unread", "Mark all unread"]];
+
+  function chapterOptions() {
     const groups = R.data.books.map((book) => {
       const options = book.chapters.map((c) => h("option", { value: c.url, selected: c.id === R.data.chapter.id },
         (c.read ? "✓ " : "\u2003") + chapterLabel(c.key || keyOf(c.id), c.title)));
       const label = bookLabel(book);
       return label ? h("optgroup", { label }, options) : options;
     });
+    return groups.concat(h("optgroup", { label: "Mark chapters" }, MARKS.map(([value, text]) => h("option", { value }, text))));
+  }
+
+  /** The picker's "Mark …" entries: one request, then the ✓ marks follow; the picker goes back to this chapter. */
+  async function mark(select, value) {
+    const body = { m: R.data.manga.name, read: value !== "mark:all-unread" };
+    if (value === "mark:previous") body.before = R.data.chapter.id;
+    select.disabled = true;
+    try {
+      const result = await api("api/read/many", body);
+      const read = new Set(result.chapters.filter((c) => c.read).map((c) => c.id));
+      R.data.books.forEach((book) => book.chapters.forEach((c) => (c.read = read.has(c.id))));
+      toast(result.marked + " chapter" + (result.marked === 1 ? "" : "s") + " marked " + (body.read ? "read" : "unread") + ".");
+    } catch (e) {
+      toast(e.message, "error");
+    } finally {
+      select.replaceChildren(...chapterOptions());
+      select.disabled = false;
+    }
+  }
+
+  function chapterPicker() {
     return h("select", {
       className: "rd-chapters", "aria-label": "Chapter",
-      onchange: (e) => (location.href = ROOT + e.target.value),
-    }, groups);
+      onchange: (e) => (e.target.value.startsWith("mark:") ? mark(e.target, e.target.value) : (location.href = ROOT + e.target.value)),
+    }, chapterOptions());
   }
 
   function versionLabel(v) {
@@ -169,6 +194,12 @@
     if (shown && Math.abs(top - scrollBase) > HIDE_AFTER_SCROLL) hide(true);
   }
 
+  /** The reader moved the scroll itself (a zoom re-laid out the pages): that is no reader's scroll,
+      so it must not hide the bars the 100 % button is on. */
+  function rebase() {
+    scrollBase = R.scroller.scrollTop;
+  }
+
   function hintOnce() {
     const family = R.mode === "flow" ? "flow" : "paged";
     const key = "mc.reader.hint." + family;
@@ -187,7 +218,7 @@
   }
 
   MCR.bars = {
-    build, update, show, hide, toggle, scrolled,
+    build, update, show, hide, toggle, scrolled, rebase,
     get shown() { return shown; },
     get hinting() { return el.hint.classList.contains("rd-hint-on"); },
   };

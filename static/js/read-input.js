@@ -11,6 +11,7 @@
   const SWIPE_MS = 800;
   const DRAG_MIN = 6;
   const KEY_STEP = 0.05;
+  const PAN_STEP = 0.2; // of the screen, per Shift+arrow
 
   let R = null;
 
@@ -48,15 +49,17 @@
     const sx = R.scroller.scrollLeft;
     const sy = R.scroller.scrollTop + y;
     const onEnd = R.mode === "flow" && R.end && sy >= R.end.y; // the end of the flow counts as a page
-    const box = MCR.layout.boxAt(R, sx + x, sy);
-    if (!box && !onEnd) return MCR.bars.toggle();
     if (R.mode === "flow") {
+      const box = MCR.layout.boxAt(R, sx + x, sy);
+      if (!box && !onEnd) return MCR.bars.toggle();
       if (y < vh * ZONE) R.flowStep(-1);
       else if (y > vh * (1 - ZONE)) R.flowStep(1);
       else MCR.bars.toggle();
       return;
     }
-    // Outer 35 % of the visible page area: the part of the spread that is on screen.
+    // The outer 35 % of the visible page area (the part of the spread that is on screen), each
+    // reaching on to its edge of the viewport: a click in the margin beside a portrait page turns
+    // it. The middle band, above and below the pages too, is the bars'.
     const left = Math.max(0, Math.min.apply(null, R.boxes.map((b) => b.x)) - sx);
     const right = Math.min(vw, Math.max.apply(null, R.boxes.map((b) => b.x + b.w)) - sx);
     const f = (x - left) / Math.max(1, right - left);
@@ -209,6 +212,12 @@
     if (e.target.closest && e.target.closest("input, select, textarea")) return;
     const paged = R.mode !== "flow";
     const tall = R.canvasSize.h > R.viewport.h + 1;
+    const pan = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+    if (e.shiftKey && pan) { // Shift+arrows pan a zoomed page, as a mouse drag does
+      R.scroller.scrollBy(pan[0] * R.viewport.w * PAN_STEP, pan[1] * R.viewport.h * PAN_STEP);
+      e.preventDefault();
+      return;
+    }
     let handled = true;
     switch (e.key) {
       case "ArrowLeft": side("left"); break;

@@ -52,6 +52,36 @@
       R.sizeLearned();
     }
     if (el && el.isConnected && onScreen(el)) R.painted("first-page");
+    checkWhole(R, p, img);
+  }
+
+  /** Whether an image file's bytes reach its format's end: a truncated JPEG, PNG or WebP still
+      fires "load" and decodes (partly, or blank), so only its bytes tell. Other formats pass. */
+  function isWhole(bytes) {
+    const n = bytes.length;
+    const at = (i, ...values) => values.every((v, k) => bytes[i + k] === v);
+    if (at(0, 0xff, 0xd8)) { // JPEG: an end-of-image marker near the end (padding may follow it)
+      for (let i = n - 2; i >= Math.max(2, n - 1024); i--) if (at(i, 0xff, 0xd9)) return true;
+      return false;
+    }
+    if (at(0, 0x89, 0x50, 0x4e, 0x47)) return n >= 12 && at(n - 8, 0x49, 0x45, 0x4e, 0x44); // PNG: IEND last
+    if (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50)) { // WebP: the RIFF size
+      return (bytes[4] | (bytes[5] << 8) | (bytes[6] << 16) | (bytes[7] << 24)) + 8 <= n;
+    }
+    return true;
+  }
+
+  /** After "load": read the same URL again (the HTTP cache answers: /lib/ sends max-age) and show
+      the failure message when the file is cut short. Runs after the page is shown, never before. */
+  function checkWhole(R, p, img) {
+    const src = img.currentSrc || img.src;
+    if (img.mcChecked === src) return;
+    img.mcChecked = src;
+    fetch(src, { cache: "force-cache", credentials: "same-origin" })
+      .then((response) => (response.ok ? response.arrayBuffer() : null))
+      .then((buffer) => {
+        if (buffer && !isWhole(new Uint8Array(buffer)) && (img.currentSrc || img.src) === src) failed(R, p, img);
+      }, () => {});
   }
 
   function failed(R, p, img) {
@@ -71,7 +101,7 @@
       img.mcFailed = false;
       img.mcReady = null;
       img.src = ROOT + p.u + (p.u.indexOf("?") >= 0 ? "&" : "?") + "retry=" + Date.now();
-      track(img);
+      track(img, R, p);
       spinLater(img);
     };
     const message = h("div", { className: "rd-fail", role: "alert" },
@@ -80,12 +110,16 @@
     el.appendChild(message);
   }
 
-  /** img.mcReady: a promise that settles once the image is decoded (or failed). */
-  function track(img) {
+  /** img.mcReady: a promise that settles once the image is decoded (or failed). A loaded image
+      whose decode() fails gets the failure message (unless its src changed meanwhile). */
+  function track(img, R, p) {
     img.mcDecoded = false;
+    const src = img.src;
     img.mcReady = img.decode().then(() => {
       img.mcDecoded = true;
-    }, () => {});
+    }, () => {
+      if (R && img.src === src && img.complete && img.naturalWidth > 0 && !img.mcFailed) failed(R, p, img);
+    });
   }
 
   function newImage(R, p, priority, withSrc) {
@@ -95,11 +129,12 @@
     img.draggable = false;
     img.decoding = "async";
     img.setAttribute("fetchpriority", priority);
+    img.mcPage = p;
     img.addEventListener("load", () => loaded(R, p, img));
     img.addEventListener("error", () => failed(R, p, img));
     if (withSrc) {
       img.src = ROOT + p.u;
-      track(img);
+      track(img, R, p);
     }
     return img;
   }
@@ -192,7 +227,7 @@
         observer.unobserve(entry.target);
         if (img && img.dataset.src && !img.getAttribute("src")) {
           img.src = img.dataset.src;
-          track(img);
+          track(img, R, img.mcPage);
           spinLater(img);
         }
       });

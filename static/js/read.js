@@ -19,13 +19,16 @@
 
   /**
    * intended   = startMode == "last" ? lastMode : startMode
-   * compatible = direction == "ttb" ? [flow] : [flow, page, book]
+   * compatible = direction == "ttb" ? [flow]
+   *            : portrait phone ? [page, flow] (two pages side by side would be tiny)
+   *            : [flow, page, book]
    * mode       = adapt && intended ∉ compatible ? compatible[0] : intended
    */
   function resolveMode(settings, direction) {
     let intended = settings.startMode === "last" ? settings.lastMode : settings.startMode;
     if (["flow", "page", "book"].indexOf(intended) < 0) intended = "page";
-    const compatible = direction === "ttb" ? ["flow"] : ["flow", "page", "book"];
+    const portraitPhone = window.innerWidth < 600 && window.innerHeight > window.innerWidth;
+    const compatible = direction === "ttb" ? ["flow"] : portraitPhone ? ["page", "flow"] : ["flow", "page", "book"];
     return settings.adapt && compatible.indexOf(intended) < 0 ? compatible[0] : intended;
   }
 
@@ -225,6 +228,7 @@
     const anchor = a || layout.anchor(R, x, y);
     R.zoom = z;
     layout.render(R, anchor, x, y);
+    bars.rebase();
     keepAnchor();
     bars.update();
     progress.zoomChanged(R);
@@ -295,6 +299,7 @@
   applyMode(R.mode);
   if (R.mode === "book") R.cur = firstOfSpread(R.cur);
   bars.build(R);
+  if (MCR.overview) MCR.overview.init(R);
   MCR.input.init(R);
   progress.init(R);
   scroller.addEventListener("scroll", onScroll, { passive: true });

@@ -10,7 +10,7 @@
   let timer = null;
 
   const call = (path, body) => api(BASE + path, body);
-  const when = (ms) => (ms ? new Date(ms).toLocaleString() : "—");
+  const when = (ms) => (ms ? formatDate(ms, true) : "—");
   const table = (head, rows) => h("table", { className: "sc-table" },
     h("thead", null, h("tr", null, head.map((t) => h("th", null, t)))),
     h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: head.length, className: "muted" }, "Nothing here."))));
@@ -23,6 +23,7 @@
     try {
       await fn();
       offline.hidden = true;
+      return true;
     } catch (error) {
       if (error.status === 503) {
         offline.hidden = false;
@@ -31,11 +32,12 @@
       } else {
         toast(error.message, "error");
       }
+      return false;
     }
   }
 
   async function act(path, body, message, rerender = true) {
-    await guarded(async () => {
+    return guarded(async () => {
       await call(path, body || {});
       if (message) toast(message);
       if (rerender) await render();
@@ -53,7 +55,7 @@
       if (p.pages) parts.push(h("progress", { max: p.pages, value: p.page }));
     }
     if (status.waiting) parts.push(h("span", { className: "muted" }, ` · waiting: ${status.waiting.reason}` +
-      (status.waiting.until ? ` until ${new Date(status.waiting.until).toLocaleTimeString()}` : "")));
+      (status.waiting.until ? ` until ${formatDate(status.waiting.until, true)}` : "")));
     const toggle = status.paused
       ? h("button", { type: "button", className: "primary", onclick: () => act("resume", {}, "Resumed") }, "Resume")
       : h("button", { type: "button", onclick: () => act("pause", {}, "Paused at a page boundary") }, "Pause");
@@ -142,24 +144,32 @@
 
   let coverQueue = Promise.resolve();
 
-  function resultRow(source, r) {
+  function resultRow(source, r, subscribed) {
     const langs = r.languages && r.languages.length ? r.languages : [];
     const lang = langs.length
       ? h("select", { "aria-label": `Language for ${r.title}` }, langs.map((l) => h("option", { value: l, selected: l === "en" }, l)))
       : null;
     const auto = h("input", { type: "checkbox", checked: true, "aria-label": `Auto-update ${r.title}` });
-    const add = () => act("series", { source, id: r.id, ...(lang ? { lang: lang.value } : {}), auto: auto.checked }, `Adding ${r.title}`, false);
+    const done = () => h("span", { className: "muted" }, "Subscribed");
+    const actions = h("td", { className: "sc-actions" });
+    const add = async () => {
+      if (await act("series", { source, id: r.id, ...(lang ? { lang: lang.value } : {}), auto: auto.checked }, `Adding ${r.title}`, false)) {
+        actions.replaceChildren(done());
+      }
+    };
+    if (subscribed) actions.append(done());
+    else actions.append(...[lang, h("label", { className: "sc-check" }, auto, "auto"),
+      h("button", { type: "button", className: "primary", onclick: add }, "Add")].filter(Boolean));
     return h("tr", { "data-id": r.id },
       coverCell(source, r),
       h("td", null, h("strong", null, r.title), h("div", { className: "muted sc-wrap" }, r.id)),
       h("td", null, r.year ? String(r.year) : ""), h("td", null, r.status || ""),
-      h("td", null, langs.join(", ")),
-      h("td", { className: "sc-actions" }, lang, h("label", { className: "sc-check" }, auto, "auto"),
-        h("button", { type: "button", className: "primary", onclick: add }, "Add")));
+      h("td", null, langs.join(", ")), actions);
   }
 
   async function renderSources() {
-    const { sources } = await call("sources");
+    // The daemon imports the folders, so its SCRAPER_IMPORT_ROOTS are the ones that count.
+    const { sources, importRoots } = await call("sources");
     const select = h("select", { name: "source", "aria-label": "Source" }, sources.map((s) => h("option", { value: s.key, selected: s.key === "mangadex" }, s.name)));
     const query = h("input", { type: "search", name: "q", placeholder: "Title", "aria-label": "Search" });
     const results = h("div", { className: "sc-results" });
@@ -168,8 +178,13 @@
       results.replaceChildren(h("p", { className: "muted" }, "Searching…"));
       await guarded(async () => {
         const source = select.value;
-        const data = await call(`search?source=${encodeURIComponent(source)}&q=${encodeURIComponent(query.value)}`);
-        results.replaceChildren(table(["Cover", "Title", "Year", "Status", "Languages", ""], data.results.map((r) => resultRow(source, r))));
+        const [data, { series }, { jobs }] = await Promise.all([
+          call(`search?source=${encodeURIComponent(source)}&q=${encodeURIComponent(query.value)}`), call("series"), call("jobs")]);
+        // Subscribed: a series of this source, or one whose "add" job has not finished yet.
+        const adding = jobs.filter((j) => j.kind === "add" && j.source === source && ["queued", "running"].includes(j.state));
+        const subscribed = new Set([...series.filter((s) => s.source === source), ...adding.map((j) => ({ id: j.series }))].map((s) => s.id));
+        results.replaceChildren(table(["Cover", "Title", "Year", "Status", "Languages", ""],
+          data.results.map((r) => resultRow(source, r, subscribed.has(r.id)))));
       });
     };
     const path = h("input", { type: "text", name: "path", placeholder: "/srv/import/Some Manga", "aria-label": "Folder path" });
@@ -177,9 +192,10 @@
       e.preventDefault();
       act("series", { source: "folder", id: path.value.replace(/^\s+/, "") }, "Import queued", false);
     } }, h("h2", null, "Import a folder on the server"),
-      h("p", { className: "muted" }, DATA.importRoots.length ? `Allowed under: ${DATA.importRoots.join(", ")}` : "Folder imports are off: set SCRAPER_IMPORT_ROOTS."),
+      h("p", { className: "muted" }, importRoots.length ? `Allowed under: ${importRoots.join(", ")}`
+        : "Folder imports are off: set SCRAPER_IMPORT_ROOTS for the scraper (runscraper) and restart it."),
       h("label", null, "Path (a folder of images, of chapter folders, or of CBZ/ZIP files)", path),
-      h("button", { className: "primary", disabled: !DATA.importRoots.length }, "Import")) : null;
+      h("button", { className: "primary", disabled: !importRoots.length }, "Import")) : null;
     show(h("form", { className: "card sc-form", onsubmit: search }, h("h2", null, "Search a source"),
       h("div", { className: "sc-row" }, select, query, h("button", { className: "primary" }, "Search"))), results, folder);
   }

@@ -11,6 +11,7 @@ from bench.nginx_deploy import DeployedNginx
 from bench.server import Client, Server
 from library.links import signature
 from tests.conftest import PASSWORD
+from tests.library.cbz import make_cbz, pages
 
 pytestmark = pytest.mark.process
 
@@ -128,6 +129,28 @@ def test_without_a_proxy_the_same_links_check_the_session(site):
     status, headers, _ = reader.get(url)  # the reader's own /lib/ route ignores the signature
     assert status == 200 and headers["X-Accel-Redirect"] == "/protected-library/" + quote(PAGE)
     assert server.client().get(url)[0] == 401
+
+
+def test_a_page_inside_a_cbz_keeps_a_plain_link_that_the_reader_answers(data_dir, library_dir):
+    members = pages(2)
+    make_cbz(library_dir / "Star Ferry" / "Star Ferry c001.cbz", members)
+    server = Server(data_dir, library_dir, env=ENV).start()
+    nginx = DeployedNginx(library_dir, data_dir, server.port).start()
+    try:
+        admin, _ = users(server)
+        status, _, manga = admin.get("/api/manga?m=Star%20Ferry")
+        assert status == 200, manga
+        cid = manga["books"][0]["chapters"][0]["id"]
+        status, _, data = admin.get(f"/api/chapter?m=Star%20Ferry&c={quote(cid)}")
+        assert status == 200, data
+        urls = [p["u"] for p in data["pages"]]
+        assert urls and all("?" not in u for u in urls), urls  # nginx cannot open a member from disk
+        status, _, body = via(nginx, admin).get("/" + urls[0])
+        assert status == 200 and body == members[min(members)]
+        assert "?e=" in first_page_url(admin)  # a folder's pages are still signed
+    finally:
+        nginx.stop()
+        server.stop()
 
 
 @pytest.mark.browser

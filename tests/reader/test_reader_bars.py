@@ -77,6 +77,7 @@ def test_it_offers_every_chapter_grouped_by_book_with_read_marks(srv, desktop, r
          ["✓ Ch. 1 · Seeds", "\u2003Ch. 2 · Roots", "\u2003Ch. 2.5 · Interlude", "\u2003Ch. 3 · Branches"]],
         ["Book 2 · Summer", ["\u2003Ch. 4 · Leaves", "\u2003Ch. 5 · Blossoms", "\u2003Extra 1 · Summer Sketches"]],
         ["Extras 1 · Side Stories", ["\u2003Ch. 1 · Omake"]],
+        ["Mark chapters", ["Mark previous chapters read", "Mark all read", "Mark all unread"]],
     ]
     selected = reader.page.eval_on_selector(".rd-chapters", "s => s.selectedOptions[0].textContent")
     assert selected == "\u2003Ch. 2.5 · Interlude"
@@ -89,8 +90,9 @@ def test_it_offers_every_chapter_grouped_by_book_with_read_marks(srv, desktop, r
 
 def test_it_lists_webtoon_chapters_without_a_book_heading(srv, phone, reader_on):
     reader = reader_on(phone, srv).open("Long Scroll", 0, 2)
-    assert reader.page.locator(".rd-chapters optgroup").count() == 0
-    options = reader.page.eval_on_selector_all(".rd-chapters option", "os => os.map((o) => o.textContent.trim())")
+    groups = reader.page.eval_on_selector_all(".rd-chapters optgroup", "gs => gs.map((g) => g.label)")
+    assert groups == ["Mark chapters"]  # no book heading
+    options = reader.page.eval_on_selector_all(".rd-chapters > option", "os => os.map((o) => o.textContent.trim())")
     assert options == ["Ch. 1 · Start", "Ch. 2 · Next", "Ch. 3 · Deep Water"]
 
 

@@ -26,12 +26,35 @@ def test_it_turns_pages_by_the_outer_zones_right_to_left(srv, desktop, reader_on
     assert page_index(reader) == 1
     reader.page.mouse.click(box["x"] + 0.5 * box["w"], 400)  # the middle band: bars
     assert reader.state("mcReader.bars") and page_index(reader) == 1
-    reader.page.mouse.click(100, 400)  # beside the page: bars again
+    reader.page.mouse.click(box["x"] + 0.5 * box["w"], 400)
     assert not reader.state("mcReader.bars") and page_index(reader) == 1
 
 
+@pytest.mark.browser
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_it_turns_pages_from_the_margins_beside_the_page_up_to_the_viewport_edges(srv, size, request, reader_on):
+    context = request.getfixturevalue(size)
+    reader = reader_on(context, srv, startMode="page").open(MOON, 1, 2)
+    [box] = reader.state("mcReader.boxes")
+    width = reader.state("mcReader.viewport.w")
+    click = reader.page.mouse.click if size == "desktop" else reader.page.touchscreen.tap
+    if box["x"] > 4:  # a margin beside the page (the phone fits the page's width: none there)
+        click(2, 400)  # the far left edge, beside the page: next (rtl)
+        assert page_index(reader) == 1 and not reader.state("mcReader.bars")
+        click(width - 2, 400)  # the far right edge: back
+        assert page_index(reader) == 0
+    else:
+        click(2, 400)
+        assert page_index(reader) == 1
+        click(width - 2, 400)
+        assert page_index(reader) == 0
+    # Below or above the page, the middle band still shows the bars.
+    click(box["x"] + 0.5 * box["w"], 8)
+    assert reader.state("mcReader.bars") and page_index(reader) == 0
+
+
 def test_it_uses_the_zones_of_the_visible_spread_left_to_right(srv, phone, reader_on):
-    reader = reader_on(phone, srv, startMode="book").open("Iron Harbor", 1, 1)
+    reader = reader_on(phone, srv, startMode="book", adapt=False).open("Iron Harbor", 1, 1)
     reader.page.touchscreen.tap(350, 420)
     assert page_index(reader) == 1  # ltr: right is next
     reader.page.touchscreen.tap(350, 420)

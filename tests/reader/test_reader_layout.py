@@ -132,7 +132,7 @@ def test_it_gives_a_spread_one_height_right_to_left(srv, desktop, reader_on):
 
 
 def test_it_lays_a_spread_out_left_to_right_for_ltr(srv, phone, reader_on):
-    reader = reader_on(phone, srv, startMode="book").open("Iron Harbor", 1, 1)
+    reader = reader_on(phone, srv, startMode="book", adapt=False).open("Iron Harbor", 1, 1)
     assert reader.state("mcReader.spreads")[:3] == [[0], [1, 2], [3]]  # cover, pair, the wide 004-005
     reader.page.keyboard.press("ArrowRight")
     left, right = sorted(reader.state("mcReader.boxes"), key=lambda b: b["x"])

@@ -18,7 +18,7 @@ def test_it_pairs_runs_between_covers_and_wide_pages(srv, desktop, reader_on):
 
 
 def test_it_lets_tags_override_the_aspect(tiny_server, phone, reader_on):
-    reader = reader_on(phone, tiny_server, startMode="book").open("Tiny", 0, 3)
+    reader = reader_on(phone, tiny_server, startMode="book", adapt=False).open("Tiny", 0, 3)
     assert reader.state("mcReader.spreads") == [[0], [1], [2, 3], [4]]
 
 
@@ -53,7 +53,7 @@ def test_it_shifts_one_run_only_and_keeps_it_after_a_reload(srv, desktop, reader
 
 
 def test_it_stores_the_run_start_as_a_full_page_index(srv, phone, reader_on):
-    reader = reader_on(phone, srv, startMode="book", skipCovers=True).open("Iron Harbor", 1, 2)
+    reader = reader_on(phone, srv, startMode="book", adapt=False, skipCovers=True).open("Iron Harbor", 1, 2)
     assert reader.state("mcReader.shown") == [1, 2, 3, 4, 5, 6, 7]  # the cover is hidden
     assert reader.state("mcReader.spreads")[0] == [1, 2]
     reader.page.locator(".rd-shift").click()

@@ -209,3 +209,15 @@ def test_it_gives_the_lease_to_another_device_once_it_expires(db):
     with pytest.raises(Exception) as refused:
         reading.pulse("u", "Tiny", "0/1", version, check("session-a", "device-a", 2), now=17_000)
     assert refused.value.status == 409
+
+
+def test_it_hides_the_history_of_a_manga_hidden_from_the_user(srv):
+    client = clock_user(srv)
+    pulse(client, 1, pages=[[0, 0]])
+    name = client.get("/api/me")[2]["name"]
+    assert srv.admin.post("/api/admin/user/access", {"name": name, "excludeTags": ["x"], "only": []})[0] == 200
+    assert client.get("/api/reading/export")[2]["manga"] == {}
+    assert "Tiny" not in client.get("/settings/user/clock/")[2].decode()
+    assert client.post("/api/reading/delete", {"m": "Tiny"})[0] == 404  # as a manga that is not there
+    assert srv.admin.post("/api/admin/user/access", {"name": name, "only": None})[0] == 200
+    assert set(client.get("/api/reading/export")[2]["manga"]["Tiny"]) == {"0/1"}  # nothing was lost

@@ -58,3 +58,25 @@ def test_it_lists_queued_jobs_and_queues_a_search_result(browser_page, reader_da
     jobs = reader_daemon.call("GET", "/jobs")[1]["jobs"]
     assert [(j["kind"], j["series"]) for j in jobs] == [("update", "x"), ("add", "s1")]
     assert page.locator("#sc-offline").is_hidden()
+    # A series already there says so instead of offering "Add" again, now and in a new search.
+    page.wait_for_selector("td:has-text('Subscribed')")
+    page.click("button:has-text('Search')")
+    page.wait_for_selector("td:has-text('Moon Garden')")
+    assert page.locator("td:has-text('Subscribed')").count() == 1
+    assert page.locator(".sc-results button:has-text('Add')").count() == 0
+
+
+def test_it_prints_dates_in_the_one_format_of_every_page(browser_page, reader_daemon):
+    """2026-11-30 14:44 in the server's time zone, as the server-rendered pages print them, not the
+    browser's locale ("11/30/2026, 2:44:13 PM")."""
+    page, url = browser_page
+    reader_daemon.call("POST", "/pause", {})
+    reader_daemon.call("POST", "/jobs", {"kind": "update", "source": "fake", "series": "x"})
+    page.goto(url + "/settings/admin/scraper/series/")
+    page.wait_for_selector(".sc-table")
+    assert page.evaluate("document.body.dataset.tz") == "UTC"
+    assert page.evaluate("formatDate(Date.UTC(2026, 10, 30, 14, 44, 13), true)") == "2026-11-30 14:44"
+    assert page.evaluate("formatDate(Date.UTC(2026, 10, 30, 23, 59))") == "2026-11-30"
+    page.goto(url + "/settings/admin/scraper/schedule/")
+    page.wait_for_selector("text=Last run")
+    assert "AM" not in page.inner_text("main") and "PM" not in page.inner_text("main")

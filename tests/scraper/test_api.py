@@ -103,3 +103,23 @@ def test_it_keeps_running_jobs_without_an_api_when_there_is_no_token(tmp_path, s
         assert answered is None
     finally:
         proc.stop()
+
+
+def test_it_ends_a_leased_pause_by_itself_and_keeps_an_admins_pause(scraper_proc, site, library):
+    site.page_delay = 0.1
+    proc = scraper_proc()
+    assert proc.call("POST", "/pause", {"lease": 0})[0] == 400
+    assert proc.call("POST", "/pause", {"lease": "long"})[0] == 400
+    status, data = proc.call("POST", "/pause", {"lease": 2})
+    assert status == 200 and data["paused"] is True
+    status, data = proc.call("GET", "/status")
+    assert data["state"] == "paused" and 0 < data["leaseSeconds"] <= 2
+    proc.call("POST", "/jobs", {"kind": "add", "source": "fake", "series": "s1"})
+    # Nobody resumes: the lease ends and the queue runs on its own.
+    proc.wait_for(lambda s: s["revision"] == 3 and not s["paused"], what="completion after the lease")
+    # A lease-only resume leaves an admin's pause in place.
+    proc.call("POST", "/pause", {})
+    proc.call("POST", "/pause", {"lease": 60})
+    assert proc.call("POST", "/resume", {"lease": True}) == (200, {"paused": True})
+    assert proc.call("GET", "/status")[1]["state"] == "paused"
+    assert proc.call("POST", "/resume", {}) == (200, {"paused": False})

@@ -48,7 +48,9 @@ def test_it_writes_manga_json_and_chapter_json(daemon, library):
     manga = json.loads((library / "Moon Garden" / "manga.json").read_text())
     assert manga["title"] == "Moon Garden" and manga["sources"] == {"fake": "s1"} and manga["authors"] == ["A. Writer"]
     chapter = json.loads((library / "Moon Garden" / "c0001 Part 1 [Fans]" / "chapter.json").read_text())
-    assert chapter["source"] == "fake" and chapter["sourceId"] == "s1c1" and chapter["groups"] == ["Fans"]
+    # The version's label is the folder's bracket, as for any chapter; the module is kept apart.
+    assert chapter["source"] == "Fans" and chapter["module"] == "fake"
+    assert chapter["sourceId"] == "s1c1" and chapter["groups"] == ["Fans"]
 
 
 def test_it_adds_to_an_existing_manga_folder_and_keeps_its_manga_json(daemon, library):

@@ -33,4 +33,4 @@ class Command(BaseCommand):
         megabytes = demo.tree_size(path) / 1e6
         self.stdout.write(f"Made a demo library in {path}: {len(summary)} manga, {pages} pages, "
                           f"{megabytes:.1f} MB in {seconds:.1f} s")
-        self.stdout.write(f"Read it with: LIBRARY='{path}' python manage.py serve")
+        self.stdout.write(f"Read it with: LIBRARY='{path}' .venv/bin/python manage.py serve")

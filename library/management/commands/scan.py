@@ -46,7 +46,8 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{report['kind']} scan of {settings.LIBRARY} in {report['duration']} ms: {c['manga']} manga, "
             f"{c['books']} books, {c['chapters']} chapters, {c['versions']} versions, {c['pages']} pages "
-            f"({w['listings']} folders listed, {w['stats']} stats, {w['headers']} image headers read)"
+            f"({w['listings']} folders listed, {w.get('archives', 0)} archives opened, {w['stats']} stats, "
+            f"{w['headers']} image headers read)"
         )
         for kind, names in report["changed"].items():
             if names:

@@ -116,4 +116,4 @@ class ReaderServer:
 
 
 if __name__ == "__main__":
-    sys.exit("use: python manage.py serve")
+    sys.exit("use: .venv/bin/python manage.py serve")

@@ -81,3 +81,34 @@ def test_the_continue_row_follows_each_position_saved(scanned, reader_user):
         assert reader_user.post("/api/progress", body)[0] == 200
         html = " ".join(reader_user.get("/")[2].decode().split())
         assert f"· p. {page + 1}/2" in html, html
+
+
+def test_a_catalog_title_override_shows_on_the_tile_the_card_and_the_continue_row_at_once(scanned, admin,
+                                                                                          reader_user):
+    save_done(reader_user, "1/1")
+    before = tile(reader_user)
+    assert "Moon Garden</span>" in before and api_card(reader_user)["title"] == "Moon Garden"
+    rev = admin.get("/api/admin/catalog")[2]["rev"]
+    status, _, body = admin.post("/api/admin/catalog/overrides", {"rev": rev, "m": "Moon Garden",
+                                                                  "title": "The Moon Garden"})
+    assert status == 200, body
+    assert "The Moon Garden</span>" in tile(reader_user) and "2 chapters · 1 read" in tile(reader_user)
+    assert api_card(reader_user)["title"] == "The Moon Garden"
+    html = reader_user.get("/")[2].decode()
+    row = html.split('id="continue-title"', 1)[1].split("</section>", 1)[0]
+    assert "The Moon Garden</span>" in row
+
+
+def test_a_restriction_change_takes_effect_at_the_next_request(scanned, admin, reader_user):
+    save_done(reader_user, "1/1")
+    assert api_card(reader_user)["read"] == 1  # the read state is cached for this user now
+    status, _, data = admin.post("/api/admin/user/access", {"name": "reader", "only": ["Long Scroll"]})
+    assert status == 200, data
+    status, _, body = reader_user.get("/api/library")
+    assert [m["name"] for m in body["manga"]] == ["Long Scroll"] and body["count"] == 1
+    assert body["continue"] == []  # Moon Garden's progress no longer shows
+    assert "Moon%20Garden" not in reader_user.get("/")[2].decode()
+    status, _, data = admin.post("/api/admin/user/access", {"name": "reader", "only": None})
+    assert status == 200, data
+    assert api_card(reader_user)["read"] == 1
+    assert [item["name"] for item in reader_user.get("/api/library")[2]["continue"]] == ["Moon Garden"]

@@ -1,0 +1,143 @@
+"""Overrides: a curator's metadata for a manga, kept in catalog.json so LIBRARY can stay read-only.
+
+{"title", "description", "direction", "altTitles": [...], "tags": [extra], "hiddenTags": [...],
+ "cover": {"c": chapter id, "v": version, "p": page index}} — every key optional. The manga page,
+the library page's filter and /api/library and /api/manga read them through `merge()`; the cover
+thumbnail through `cover_path()` (registered with library.thumbs at start).
+"""
+from library import meta as library_meta
+from mangacircus.errors import Invalid
+
+from . import store
+
+MAX_ITEMS = 100
+TEXT_LIMITS = {"title": 500, "description": 10_000}
+
+
+def _strings(value, field):
+    if isinstance(value, str):
+        value = value.splitlines()
+    if not isinstance(value, list):
+        raise Invalid(f"{field} must be a list of strings")
+    out = []
+    for item in value:
+        if not isinstance(item, str):
+            raise Invalid(f"{field} must be a list of strings")
+        item = item.strip()
+        if len(item) > 200:
+            raise Invalid(f"{field}: “{item[:40]}…” is longer than 200 characters")
+        if item and item not in out:
+            out.append(item)
+    if len(out) > MAX_ITEMS:
+        raise Invalid(f"{field} has more than {MAX_ITEMS} entries")
+    return out
+
+
+def clean(fields, manga=None):
+    """The override to store from a curator's fields (empty values are left out)."""
+    out = {}
+    for key, limit in TEXT_LIMITS.items():
+        value = fields.get(key, "")
+        if not isinstance(value, str):
+            raise Invalid(f"{key} must be text")
+        if len(value.strip()) > limit:
+            raise Invalid(f"{key} is longer than {limit} characters")
+        if value.strip():
+            out[key] = value.strip()
+    direction = fields.get("direction", "")
+    if direction:
+        if direction not in library_meta.DIRECTIONS:
+            raise Invalid(f"direction must be one of {', '.join(library_meta.DIRECTIONS)}")
+        out["direction"] = direction
+    for key in ("altTitles", "tags", "hiddenTags"):
+        values = _strings(fields.get(key, []), key)
+        if values:
+            out[key] = values
+    cover = fields.get("cover")
+    if cover:
+        out["cover"] = _cover(cover, manga)
+    return out
+
+
+def _cover(cover, manga):
+    if not isinstance(cover, dict):
+        raise Invalid("cover must be {c, v, p}: a chapter id, a version and a page index")
+    c, v, p = cover.get("c"), cover.get("v"), cover.get("p")
+    if not isinstance(c, str) or not isinstance(v, str) or not isinstance(p, int) or isinstance(p, bool):
+        raise Invalid("cover must be {c, v, p}: a chapter id, a version and a page index")
+    if manga is not None and page_path(manga, {"c": c, "v": v, "p": p}) is None:
+        raise Invalid(f"cover: {manga.name} has no page {p + 1} in chapter {c}, version {v}")
+    return {"c": c, "v": v, "p": p}
+
+
+def page_path(manga, cover):
+    """The LIBRARY-relative path of the chosen cover page, or None when it is not in the index."""
+    chapter = manga.chapter(cover.get("c"))
+    version = next((x for x in chapter.versions if x.name == cover.get("v")), None) if chapter else None
+    files = version.files() if version else []
+    p = cover.get("p")
+    if not isinstance(p, int) or not 0 <= p < len(files):
+        return None
+    return f"{version.path}/{files[p]}"
+
+
+def set_override(by, name, fields, manga=None, rev=None):
+    """Replace the override of `name` (an empty one removes it)."""
+    value = clean(fields, manga)
+    with store.edit(by, rev) as change:
+        overrides = change.data["overrides"]
+        if value:
+            overrides[name] = {**{k: v for k, v in overrides.get(name, {}).items() if k not in _KNOWN}, **value}
+        else:
+            overrides.pop(name, None)
+        change.what = f"edited the metadata of {name}" if value else f"removed the metadata edits of {name}"
+        change.names = {name}
+    return value
+
+
+_KNOWN = ("title", "description", "direction", "altTitles", "tags", "hiddenTags", "cover")
+
+
+def get(name):
+    """The override of `name` ({} when none); a copy."""
+    if not store.is_open():
+        return {}
+    with store.read() as data:
+        found = data["overrides"].get(name)
+        return {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
+                for k, v in found.items()} if isinstance(found, dict) else {}
+
+
+def merge(meta, override):
+    """Cleaned manga.json metadata (reader.manga_detail.clean_meta) with the override applied."""
+    if not override:
+        return meta
+    merged = dict(meta)
+    hidden = set(override.get("hiddenTags", ()))
+    tags = [t for t in meta.get("tags", []) if t not in hidden]
+    merged["tags"] = tags + [t for t in override.get("tags", []) if t not in tags]
+    alt = list(meta.get("altTitles", []))
+    merged["altTitles"] = alt + [t for t in override.get("altTitles", []) if t not in alt]
+    if override.get("description"):
+        merged["description"] = override["description"]
+    return merged
+
+
+def title(manga):
+    return get(manga.name).get("title") or manga.title
+
+
+def direction(name, default):
+    return get(name).get("direction") or default
+
+
+def cover_path(manga):
+    """For library.thumbs: the chosen cover page's path, or None (the folder's cover then)."""
+    cover = get(manga.name).get("cover")
+    return page_path(manga, cover) if cover else None
+
+
+def search_words(name):
+    """Extra words for the library filter: the override's title, alternative titles and tags."""
+    found = get(name)
+    return [found.get("title", "")] + found.get("altTitles", []) + found.get("tags", [])

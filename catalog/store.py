@@ -1,0 +1,157 @@
+"""DATA/catalog.json: relations, groups, overrides, proposals and the change history (docs/catalog.md).
+
+One JsonFile (mangacircus/jsonfile.py: atomic, debounced), opened at start by the catalog app and
+written only by the reader (a command hands its change to the reader through mangacircus.localadmin).
+A corrupt file, or one of a newer schema, stops the start naming the file; it is never replaced.
+
+Only the modules of this package touch the document, through `edit()` (a change, carrying the
+revision the curator saw: a stale one is refused with Conflict) or `read()` (a look, under the lock).
+"""
+import threading
+from contextlib import contextmanager
+
+import orjson
+from django.conf import settings
+
+from mangacircus.clock import now_ms
+from mangacircus.errors import Conflict, Unavailable
+from mangacircus.jsonfile import JsonFile
+
+SCHEMA = 1
+FILE = "catalog.json"
+HISTORY = 500  # changes kept in the history, newest last
+LISTS = ("relations", "groups", "proposals", "history")
+
+_file = None
+_listeners = []
+_open_lock = threading.Lock()
+_local = threading.local()  # .depth of nested edits in this thread, .names they touched
+
+
+def empty():
+    return {"schema": SCHEMA, "rev": 0, "relations": [], "groups": [], "overrides": {}, "proposals": [],
+            "history": []}
+
+
+def validate(data):
+    """ValueError for a document this version must not load (JsonFile names the file)."""
+    schema = data.get("schema", SCHEMA)
+    if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
+        raise ValueError(f"schema must be a whole number from 1, not {schema!r}")
+    if schema > SCHEMA:
+        raise ValueError(f"it has schema {schema}, newer than the {SCHEMA} this version reads; "
+                         "run the newer MangaCircus, or restore an older copy")
+    for key in LISTS:
+        if key in data and not isinstance(data[key], list):
+            raise ValueError(f'"{key}" must be a list')
+    if "overrides" in data and not isinstance(data["overrides"], dict):
+        raise ValueError('"overrides" must be an object')
+    for i, item in enumerate(data.get("relations", [])):
+        if not (isinstance(item, dict) and all(isinstance(item.get(k), str) for k in ("a", "type", "b"))):
+            raise ValueError(f"relations[{i}] must have the strings a, type and b")
+    for i, item in enumerate(data.get("groups", [])):
+        if not (isinstance(item, dict) and isinstance(item.get("id"), str) and isinstance(item.get("members"), list)):
+            raise ValueError(f"groups[{i}] must have an id and a list of members")
+
+
+def _path():
+    return settings.DATA / FILE
+
+
+def check(path=None):
+    """Load catalog.json once and close it: StateFileError on a corrupt or newer file."""
+    JsonFile(path or _path(), default=empty, validate=validate).close()
+
+
+def open_catalog(path=None):
+    global _file
+    with _open_lock:
+        if _file is None:
+            _file = JsonFile(path or _path(), default=empty, validate=validate)
+            with _file.lock:
+                for key, value in empty().items():
+                    _file.data.setdefault(key, value)
+    return _file
+
+
+def close_catalog():
+    global _file
+    with _open_lock:
+        if _file is not None:
+            _file.close()
+            _file = None
+
+
+def snapshot():
+    """catalog.json as it is in memory now, serialised under its lock (for backups); None when closed."""
+    f = _file
+    if f is None:
+        return None
+    with f.lock:
+        return orjson.dumps(f.data)
+
+
+def is_open():
+    return _file is not None
+
+
+def on_change(callback):
+    """`callback(names)` after a change touching those manga's overrides (the reader's caches)."""
+    if callback not in _listeners:
+        _listeners.append(callback)
+
+
+@contextmanager
+def read():
+    """The live document, under its lock (do not change it)."""
+    with _file.lock:
+        yield _file.data
+
+
+def revision():
+    with _file.lock:
+        return _file.data["rev"]
+
+
+class Change:
+    """What an edit did, for the history: set `what` (words) and, for overrides, `names`."""
+
+    def __init__(self, data):
+        self.data = data
+        self.what = None
+        self.names = set()
+
+
+@contextmanager
+def edit(by, rev=None):
+    """Change the document: `rev` (when given) must be the current revision, else Conflict.
+    The body sets change.what; a body that raises changes nothing it had not changed yet, so
+    bodies validate first and change after."""
+    if _file.failing:
+        raise Unavailable("saving data is failing on the server; try again shortly", retry_after=5)
+    outer = not getattr(_local, "depth", 0)
+    if outer:
+        _local.names = set()
+    _local.depth = getattr(_local, "depth", 0) + 1
+    try:
+        with _file.lock:
+            data = _file.data
+            if rev is not None and rev != data["rev"]:
+                raise Conflict(f"the catalog changed since you loaded it (revision {rev}, now {data['rev']}); "
+                               "reload and make the change again")
+            change = Change(data)
+            yield change
+            if change.what is not None:
+                data["rev"] += 1
+                data["history"].append({"t": now_ms(), "by": by, "what": change.what, "rev": data["rev"]})
+                del data["history"][:-HISTORY]
+                _file.touch()
+                _local.names |= change.names
+    finally:
+        _local.depth -= 1
+    # Listeners run after the outermost edit let the lock go: they take locks of their own (the
+    # reader's summary cache), whose holders may be waiting to read the catalog.
+    if outer and _local.names:
+        names, _local.names = _local.names, set()
+        for callback in list(_listeners):
+            callback(names)

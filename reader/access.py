@@ -1,0 +1,155 @@
+"""Per-user restrictions, for a shared household: the `restrictions` section of db.json.
+
+restrictions[user] = {"only": [manga names] (absent: every manga), "excludeTags": [tags]}.
+An admin sets them (Settings → Admin → Users → Access); a user without an entry sees everything.
+
+`can_see(user, manga_name)` is the one rule every route asks, directly or through
+`lookup.manga_or_404(name, user=...)`, and /lib/ and /thumb/ through the hook this module registers
+with library.guard. A manga the user may not see is answered exactly like a missing one (404).
+It is called once per manga in lists, so it is cheap: a user without restrictions costs one dict
+lookup; a restricted user's rule is compiled once per stored rule and library index (the names
+their tags hide, found once), after which a call is two set lookups. For a whole list,
+`visible(user)` returns the predicate once. Figures: `python -m bench.access_bench`.
+"""
+import threading
+
+from library import guard
+from library import index as library_index
+from mangacircus import db
+from mangacircus.errors import Invalid
+
+MAX_NAMES = 10_000
+MAX_TAGS = 200
+
+_compiled = {}  # user → (the stored rule, the Index, (names allowed or None, names hidden by their tags))
+_tags = {}  # manga name → (Manga object, frozenset of its casefolded tags)
+_tags_lock = threading.Lock()
+
+
+def _forget(name):
+    db.section("restrictions").pop(name, None)
+
+
+db.on_user_deleted(_forget)
+
+
+def _validate(data):
+    for name, rule in data.get("restrictions", {}).items():
+        if not isinstance(rule, dict):
+            raise ValueError(f'the restrictions of "{name}" must be an object')
+
+
+db.add_validator(_validate)
+
+
+def _name(user):
+    return user.get("name") if isinstance(user, dict) else user
+
+
+def _rule(user):
+    """(the names allowed, or None for all but the hidden ones; the names hidden by their tags)
+    of the user, or None without restrictions."""
+    name = _name(user)
+    with db.lock():
+        stored = db.section("restrictions").get(name)
+    if not stored:
+        return None
+    current = library_index.current()
+    hit = _compiled.get(name)
+    if hit is not None and hit[0] is stored and hit[1] is current:
+        return hit[2]
+    only = stored.get("only")
+    excluded = frozenset(t.casefold() for t in stored.get("excludeTags") or () if isinstance(t, str))
+    hidden = frozenset(m.name for m in current.manga.values() if manga_tags(m) & excluded) if excluded else frozenset()
+    rule = (frozenset(only) - hidden if isinstance(only, list) else None, hidden)
+    _compiled[name] = (stored, current, rule)
+    return rule
+
+
+def manga_tags(manga):
+    """The manga's tags, casefolded, cached per Manga object (the index never changes one)."""
+    hit = _tags.get(manga.name)
+    if hit is not None and hit[0] is manga:
+        return hit[1]
+    meta = manga.meta if isinstance(manga.meta, dict) else {}
+    raw = meta.get("tags")
+    tags = frozenset(t.strip().casefold() for t in (raw if isinstance(raw, list) else [raw])
+                     if isinstance(t, str) and t.strip())
+    with _tags_lock:
+        _tags[manga.name] = (manga, tags)
+    return tags
+
+
+def _allows(rule, name):
+    allowed, hidden = rule
+    return name in allowed if allowed is not None else name not in hidden
+
+
+def on_scan(current, report):
+    """Scan hook: forget the compiled rules (they hold the previous index) and removed manga's tags."""
+    _compiled.clear()
+    with _tags_lock:
+        for name in [n for n in _tags if current.get(n) is None]:
+            del _tags[name]
+
+
+def can_see(user, manga_name) -> bool:
+    """May `user` (a name, or the request's account dict) see the manga named `manga_name`?"""
+    rule = _rule(user)
+    return True if rule is None else _allows(rule, manga_name)
+
+
+def visible(user):
+    """The predicate name → bool for one user, for filtering a whole list."""
+    return predicate(rule(user))
+
+
+def rule(user):
+    """The user's compiled rule, or None without restrictions. It is the same object while neither
+    the stored rule nor the library index changes (and a new one after either), so a cache of what
+    the user sees can keep it and compare it by identity."""
+    return _rule(user)
+
+
+def predicate(rule):
+    """The predicate name → bool of a rule from `rule(user)`."""
+    if rule is None:
+        return lambda name: True
+    allowed, hidden = rule
+    return allowed.__contains__ if allowed is not None else (lambda name: name not in hidden)
+
+
+def restricted(user):
+    """Whether the user has any restriction at all."""
+    return _rule(user) is not None
+
+
+def restrictions(user):
+    """{"only": [names] or None, "excludeTags": [tags]} as stored (copies)."""
+    with db.lock():
+        stored = db.section("restrictions").get(_name(user)) or {}
+        only = stored.get("only")
+        return {"only": list(only) if isinstance(only, list) else None,
+                "excludeTags": list(stored.get("excludeTags") or [])}
+
+
+def set_restrictions(user, only, exclude_tags):
+    """Store a user's restrictions (None and [] lift them). On disk before it returns, as a
+    security change. `only` names manga (the caller checks they exist); tags are any strings."""
+    if only is not None and (not isinstance(only, list) or len(only) > MAX_NAMES
+                             or not all(isinstance(n, str) and n for n in only)):
+        raise Invalid(f"only must be a list of at most {MAX_NAMES} manga names, or null")
+    if not isinstance(exclude_tags, list) or len(exclude_tags) > MAX_TAGS or not all(
+            isinstance(t, str) and 0 < len(t.strip()) <= 100 for t in exclude_tags):
+        raise Invalid(f"excludeTags must be a list of at most {MAX_TAGS} tags of 1 to 100 characters")
+    tags = sorted({t.strip() for t in exclude_tags}, key=str.casefold)
+    with db.security_change("restrictions"):
+        section = db.section("restrictions")
+        if only is None and not tags:
+            section.pop(user, None)
+        else:
+            section[user] = {**({"only": sorted(set(only))} if only is not None else {}), "excludeTags": tags}
+    return restrictions(user)
+
+
+guard.register(can_see)

@@ -1,0 +1,35 @@
+"""The `dismissed` section of db.json: dismissed[user][manga] = ms, what the user took out of their
+discovery feed (newest MAX kept). Undoing a dismissal removes the entry."""
+from mangacircus import db
+from mangacircus.clock import now_ms
+
+MAX = 1000
+
+
+def _forget(name):
+    db.section("dismissed").pop(name, None)
+
+
+db.on_user_deleted(_forget)
+
+
+def dismissed(user):
+    with db.lock():
+        return dict(db.section("dismissed").get(user, {}))
+
+
+def dismiss(user, manga, on=True):
+    """Dismiss (on) or bring back (not on) a manga; returns whether it is dismissed now."""
+    with db.lock():
+        everyone = db.section("dismissed")
+        mine = everyone.setdefault(user, {})
+        if on:
+            mine[manga] = now_ms()
+            for old in sorted(mine, key=mine.get)[:-MAX]:
+                del mine[old]
+        else:
+            mine.pop(manga, None)
+            if not mine:
+                everyone.pop(user, None)
+        db.touch()
+    return on

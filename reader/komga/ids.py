@@ -1,0 +1,60 @@
+"""Stable ids for the apps: derived from names, so they survive restarts and rescans (and change
+when a folder is renamed). Series `s` + 20 base32 characters of SHA-256("series\\0" + manga name),
+book `b` + 20 of SHA-256("book\\0" + manga + "\\0" + chapter id): fixed length, [a-z2-7] only, so
+they never clash with words in the paths (list, new, ondeck …)."""
+import base64
+import functools
+import hashlib
+import threading
+
+from library import index as library_index
+
+LIBRARY_ID = "mangacircus"
+
+
+def _short(text):
+    # 15 bytes are 24 base32 characters: the first 20 are those of the whole digest.
+    return base64.b32encode(hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest()[:15]).decode()[:20].lower()
+
+
+@functools.lru_cache(maxsize=200_000)
+def series_id(manga_name):
+    return "s" + _short(f"series\0{manga_name}")
+
+
+@functools.lru_cache(maxsize=200_000)
+def book_id(manga_name, chapter_id):
+    return "b" + _short(f"book\0{manga_name}\0{chapter_id}")
+
+
+# (Index, series id → manga, book id → (manga, chapter)) for the latest index: the index is
+# replaced whole after a scan, so the maps are built once per index object.
+_maps = (None, {}, {})
+_lock = threading.Lock()
+
+
+def _maps_of(index):
+    global _maps
+    found = _maps
+    if found[0] is not index:
+        series, books = {}, {}
+        for m in index.manga.values():
+            series[series_id(m.name)] = m
+            for c in m.chapters():
+                books[book_id(m.name, c.id)] = (m, c)
+        with _lock:
+            found = _maps = (index, series, books)
+    return found[1:]
+
+
+def current():
+    return library_index.current()
+
+
+def manga_by_id(sid, index=None):
+    return _maps_of(index or current())[0].get(sid)
+
+
+def chapter_by_id(bid, index=None):
+    """(manga, chapter) or None."""
+    return _maps_of(index or current())[1].get(bid)

@@ -1,0 +1,21 @@
+"""/opds/: the OPDS 1.2 catalog (docs/apps.md)."""
+from django.urls import path
+
+from ..komga import urls as _converters  # noqa: F401  (registers the sid and bid converters)
+from . import views
+
+urlpatterns = [
+    path("opds/", views.root, name="opds-root"),
+    path("opds/series", views.series, name="opds-series"),
+    path("opds/recent", views.recent, name="opds-recent"),
+    path("opds/continue", views.continue_reading, name="opds-continue"),
+    path("opds/followed", views.followed, name="opds-followed"),
+    path("opds/tags", views.tags, name="opds-tags"),
+    path("opds/tags/<str:name>", views.tag, name="opds-tag"),
+    path("opds/search", views.search, name="opds-search"),
+    path("opds/search.xml", views.opensearch, name="opds-opensearch"),
+    path("opds/series/<sid:sid>", views.manga, name="opds-manga"),
+    path("opds/series/<sid:sid>/thumbnail", views.thumbnail, name="opds-thumbnail"),
+    path("opds/books/<bid:bid>/file", views.file, name="opds-file"),
+    path("opds/books/<bid:bid>/pages/<int:n>", views.page, name="opds-page"),
+]

@@ -1,0 +1,96 @@
+"""Every page passes axe-core with no serious or critical violation, at desktop and phone sizes,
+for a visitor, a user and an admin (docs/accessibility.md).
+
+The pages are the GET rows of the authorisation matrix (tests/test_authz_matrix.py) that answer
+HTML for that persona: every route must have a row there, so a page added later is checked here
+without touching this file. The reader page is checked with its bars shown, and the bell's
+dropdown open on the library page."""
+import shutil
+import time
+
+import pytest
+
+from bench.server import Server, free_port
+from tests.conftest import PASSWORD
+from tests.support import axe
+from tests.support.pages import add_notes, wait_for_library
+from tests.test_authz_matrix import MATRIX, NOTE, PERSONAS
+
+pytestmark = pytest.mark.browser
+SIZES = {"desktop": {"viewport": {"width": 1280, "height": 800}},
+         "phone": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+                   "has_touch": True}}
+NOT_PAGES = ("/api/", "/lib/", "/thumb/", "/static/")
+
+
+def pages_for(persona):
+    """(path, status) of each HTML page the matrix lets `persona` GET (redirects left out)."""
+    column = PERSONAS.index(persona)
+    seen = []
+    for _, method, path, _, *statuses in MATRIX:
+        status = statuses[column]
+        if method == "GET" and not path.startswith(NOT_PAGES) and status != 302 and (path, status) not in seen:
+            seen.append((path, status))
+    return seen
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, library_template):
+    """A real server on the tests' tiny library with the matrix's personas and a notification."""
+    library = tmp_path_factory.mktemp("a11y") / "library"
+    shutil.copytree(library_template, library, symlinks=True)
+    data = tmp_path_factory.mktemp("a11y-data")
+    srv = Server(data, library, env={"SCRAPER_URL": f"http://127.0.0.1:{free_port()}"}).start()
+    admin = srv.client().signup("admin", PASSWORD)
+    for name in ("user", "other"):
+        assert admin.post("/api/admin/user", {"name": name, "password": PASSWORD})[0] == 200
+    wait_for_library(admin, 2)
+    add_notes(srv, "user", [NOTE])
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def script():
+    return axe.source()
+
+
+def check(page, url):
+    """Open `url` and return its violations, with the states a pointer would reach shown too."""
+    page.goto(url)
+    page.wait_for_load_state("load")
+    found = axe.violations(page)
+    if page.locator("#reader").count():  # the reader: once built, with its bars on
+        deadline = time.monotonic() + 10
+        while not page.evaluate("!!(window.mcReader && mcReader.boxes.length)") and time.monotonic() < deadline:
+            time.sleep(0.05)  # polled: wait_for_function needs eval, which the CSP forbids
+        page.evaluate("MCR.bars.show()")
+        found += axe.violations(page)
+    if page.locator(".bell").count() and page.locator(".bell").is_visible():
+        page.locator(".bell").click()
+        page.wait_for_timeout(200)
+        found += axe.violations(page)
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("persona", ["anonymous", "user", "admin"])
+def test_it_has_no_serious_or_critical_violation_on_any_page(site, browser, script, size, persona):
+    context = browser.new_context(**SIZES[size])
+    context.add_init_script(script=script)
+    try:
+        if persona != "anonymous":
+            client = site.client().login(persona, PASSWORD)
+            context.add_cookies([{"name": "sid", "value": client.cookies["sid"], "url": site.url}])
+        page = context.new_page()
+        failures = {}
+        checked = 0
+        for path, status in pages_for(persona):
+            found = check(page, site.url + path)
+            checked += 1
+            for rule, impact, targets, text in found:
+                failures.setdefault(f"{path} ({status})", []).append(f"{rule} ({impact}): {text} at {targets}")
+        assert checked >= (2 if persona == "anonymous" else 10)
+        assert failures == {}
+    finally:
+        context.close()

@@ -1,0 +1,86 @@
+"""What a pointer does, the keyboard does too: every visible control of every page is reached with
+Tab (the pages of tests/a11y/test_axe.py, so new pages are covered), and the reader's pointer
+actions (turning pages, the bars, zoom, panning a zoomed page, the mode buttons) have keys."""
+import pytest
+
+from tests.a11y.test_axe import SIZES, pages_for, site  # noqa: F401 (the module's server fixture)
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.browser
+
+CONTROLS = """() => {
+  const all = [...document.querySelectorAll('a[href], button, select, input:not([type=hidden]), textarea, [tabindex]')];
+  return all.filter(e => !e.disabled && e.tabIndex >= 0 && e.checkVisibility({visibilityProperty: true})
+                         && e.getBoundingClientRect().width > 0)
+            .map((e, i) => { e.dataset.kb = e.dataset.kb || String(i); return e.dataset.kb; });
+}"""
+
+
+def reached_by_tab(page, wanted):
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    seen = set()
+    for _ in range(len(wanted) * 2 + 10):
+        page.keyboard.press("Tab")
+        seen.add(page.evaluate("document.activeElement && document.activeElement.dataset.kb"))
+        if set(wanted) <= seen:
+            break
+    return seen
+
+
+def open_signed_in(browser, site, persona):  # noqa: F811
+    context = browser.new_context(**SIZES["desktop"])
+    client = site.client().login(persona, PASSWORD)
+    context.add_cookies([{"name": "sid", "value": client.cookies["sid"], "url": site.url}])
+    return context
+
+
+@pytest.mark.parametrize("persona", ["user", "admin"])
+def test_it_reaches_every_control_of_every_page_with_tab(site, browser, persona):  # noqa: F811
+    context = open_signed_in(browser, site, persona)
+    try:
+        page = context.new_page()
+        missed = {}
+        for path, _ in pages_for(persona):
+            page.goto(site.url + path)
+            if page.locator("#reader").count():
+                page.wait_for_selector(".rd-page")
+                page.evaluate("MCR.bars.show()")
+            wanted = page.evaluate(CONTROLS)
+            left = set(wanted) - reached_by_tab(page, wanted)
+            if left:
+                missed[path] = page.evaluate("(ids) => ids.map(id => document.querySelector(`[data-kb='${id}']`)"
+                                             ".outerHTML.slice(0, 80))", sorted(left))
+        assert missed == {}
+    finally:
+        context.close()
+
+
+def test_it_does_with_keys_what_the_reader_does_with_a_pointer(site, browser):  # noqa: F811
+    context = open_signed_in(browser, site, "user")
+    try:
+        page = context.new_page()
+        page.goto(site.url + "/read/Moon%20Garden/1/2/")
+        page.wait_for_selector(".rd-page")
+        state = lambda expression: page.evaluate(expression)  # noqa: E731
+        page.keyboard.press("m")
+        bars = state("mcReader.bars")
+        page.keyboard.press("m")
+        assert state("mcReader.bars") != bars  # the bars, as a click in the middle
+        page.keyboard.press("ArrowLeft")  # right to left: the left side is next
+        assert state("mcReader.page") == 1
+        for _ in range(20):
+            page.keyboard.press("+")
+        assert state("mcReader.zoom") == 2
+        before = state("document.querySelector('.rd-scroller').scrollTop")
+        page.keyboard.press("Shift+ArrowDown")  # a drag, from the keyboard (the page is twice the screen's height)
+        page.wait_for_timeout(100)
+        assert state("document.querySelector('.rd-scroller').scrollTop") > before
+        assert state("mcReader.page") == 1  # panned, not turned
+        page.keyboard.press("0")
+        assert state("mcReader.zoom") == 1
+        page.evaluate("MCR.bars.show()")
+        page.locator("button:has-text('Book')").focus()
+        page.keyboard.press("Enter")
+        assert state("mcReader.mode") == "book"
+    finally:
+        context.close()

@@ -1,0 +1,105 @@
+"""`manage.py startall`: both services up with no configuration, SIGTERM, a second startall,
+and one service failing while the other serves."""
+import os
+import signal
+import socket
+
+import pytest
+
+from tests.ops.startall_proc import StartAll
+
+pytestmark = pytest.mark.process
+
+
+@pytest.fixture
+def startall(tmp_path, library_dir):
+    started = []
+
+    def make(env=None):
+        sa = StartAll(tmp_path / "data", library_dir, env)
+        started.append(sa)
+        return sa
+
+    yield make
+    for sa in started:
+        if sa.proc and sa.proc.poll() is None:
+            sa.kill_all()
+
+
+def test_it_runs_both_services_without_configuration_and_stops_both_on_sigterm(startall):
+    sa = startall().start()
+    sa.wait_for(sa.reader_answers, "reader")
+    sa.wait_for(lambda: "runscraper is now running" in sa.output(), "scraper")
+    token = (sa.data / "scraper.token").read_text()
+    assert len(token) > 40 and oct((sa.data / "scraper.token").stat().st_mode)[-3:] == "600"
+    # The reader reaches the scraper with the generated token: its admin proxy answers.
+    admin = sa.client().signup("admin", "correct horse battery")
+    status, _, body = admin.get("/api/admin/scraper/status")
+    assert status == 200 and body["state"] in ("idle", "running"), body
+    pids = [s["pid"] for s in sa.state()["services"].values()]
+    assert sa.terminate() == 0
+    out = sa.output()
+    assert "SIGTERM, finishing..." in out and "runscraper stopped" in out
+    assert "startall stopped (reader exit 0, scraper exit 0)" in out
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+def test_it_refuses_a_second_startall_on_the_same_data(startall):
+    first = startall().start()
+    first.wait_for(first.reader_answers, "reader")
+    second = startall().start()
+    assert second.proc.wait(30) != 0
+    assert "another MangaCircus startall already runs" in second.output()
+    assert first.reader_answers()
+    assert first.terminate() == 0
+
+
+def test_it_keeps_the_reader_serving_while_the_scraper_keeps_failing(startall):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        sa = startall({"SCRAPER_URL": f"http://127.0.0.1:{port}"}).start()
+        sa.wait_for(lambda: (sa.state() or {}).get("services", {}).get("scraper", {}).get("restarts", 0) >= 2,
+                    "two scraper restarts")
+        assert "cannot listen on SCRAPER_URL" in sa.output()
+        assert sa.reader_answers()
+        state = sa.state()["services"]
+        assert state["reader"]["restarts"] == 0 and state["reader"]["state"] == "running"
+        # An admin starts the waiting scraper at once from the health screen's API.
+        admin = sa.client().signup("admin", "correct horse battery")
+        assert admin.get("/api/admin/health")[2]["services"]["supervised"] is True
+        before = sa.state()["services"]["scraper"]["restarts"]
+        answers = []
+        while not answers or answers[-1] == 409:  # 409 while it is running its short life
+            answers.append(admin.post("/api/admin/services/restart", {"service": "scraper"})[0])
+        assert answers[-1] == 200
+        sa.wait_for(lambda: sa.state()["services"]["scraper"]["restarts"] > before, "the admin's restart", timeout=5)
+        assert "an admin asked to restart scraper" in sa.output()
+        assert sa.terminate() == 0
+
+
+def test_it_starts_the_reader_again_after_a_kill_9(startall):
+    sa = startall().start()
+    sa.wait_for(sa.reader_answers, "reader")
+    os.killpg(sa.state()["services"]["reader"]["pid"], signal.SIGKILL)
+    sa.wait_for(lambda: sa.state()["services"]["reader"]["restarts"] == 1, "a reader restart")
+    sa.wait_for(sa.reader_answers, "the reader again")
+    assert sa.terminate() == 0
+
+
+def test_it_brings_up_the_demo_library_with_the_downloader(tmp_path, demo_library):
+    """What `./scripts/demo` runs: startall on the built-in demo library."""
+    sa = StartAll(tmp_path / "demo-data", demo_library).start()
+    try:
+        sa.wait_for(sa.reader_answers, "reader")
+        sa.wait_for(lambda: "runscraper is now running" in sa.output(), "scraper")
+        admin = sa.client().signup("admin", "correct horse battery")
+        sa.wait_for(lambda: len(admin.get("/api/library")[2]["manga"]) == 6, "the demo's six manga")
+        assert admin.get("/api/admin/scraper/status")[0] == 200
+        assert sa.terminate() == 0
+    finally:
+        if sa.proc.poll() is None:
+            sa.kill_all()
