@@ -19,7 +19,9 @@ from . import (
     backup_bench,
     catalog_bench,
     dbflush,
+    firstpage,
     generate,
+    household,
     loadgen,
     peering,
     proxy,
@@ -84,20 +86,28 @@ def server_rows(work, library, index_pages, opts, say):
     rows = [serving.start_row(data, library, empty_data, empty_library, cookies[0], index_pages["pages"],
                               server_cpus, opts["runs"])]
     server = serving.start_server(data, library, cpus=server_cpus)
-    handoff_env = {"SENDFILE_HEADER": "x-accel-redirect", "SENDFILE_PREFIX": "/protected-library/"}
+    handoff_env = {"SENDFILE_HEADER": "x-accel-redirect", "SENDFILE_PREFIX": "/protected-library/",
+                   "IMAGE_LINKS": "signed"}
     handoff = serving.start_server(handoff_data, library, cpus=server_cpus, env=handoff_env)
     try:
         say("routes under load")
-        rows += serving.route_rows(server, cookies, generate.LONG, opts["seconds"], client_cpus)
-        say("catalog: discovery and the manga page with relations")
+        rows += serving.route_rows(server, cookies, generate.LONG, opts["seconds"], client_cpus,
+                                   manga_count=index_pages["manga"])
+        say("first page in the browser")
+        probe = serving.Client("127.0.0.1", server.port)
+        probe.cookies["sid"] = cookies[0]
+        rows.append(firstpage.row(server, cookies[0], generate.LONG, serving.chapter_target(probe, generate.LONG)[0]))
+        say("open-loop household mix")
         admin = serving.Client("127.0.0.1", server.port)
         admin.cookies["sid"] = cookies[0]
+        rows += household.rows(server, admin, cookies, generate.LONG, opts["seconds"], client_cpus)
+        say("catalog: discovery and the manga page with relations")
         rows += catalog_bench.server_rows(server, admin, opts["seconds"], client_cpus)
         say("/lib/ against nginx")
         direct, via = serving.Client("127.0.0.1", server.port), serving.Client("127.0.0.1", handoff.port)
         direct.cookies["sid"] = via.cookies["sid"] = cookies[0]
         rows += proxy.lib_rows(library, typical_page(library), direct, via, opts["seconds"], 16, server_cpus,
-                               client_cpus)
+                               client_cpus, handoff_data=handoff_data)
     finally:
         server.stop()
         handoff.stop()

@@ -55,7 +55,7 @@ def prepare(work, db_mb, catalog_mb):
     for section, content in bulk.items():
         db.setdefault(section, {}).update(content)
     (data / "db.json").write_bytes(orjson.dumps(db))
-    relations = [{"a": f"Series {i:05d}", "b": f"Series {i + 1:05d}", "kind": "sequel", "note": "x" * 60}
+    relations = [{"a": f"Series {i:05d}", "b": f"Series {i + 1:05d}", "type": "sequel", "note": "x" * 60}
                  for i in range(int(catalog_mb * 8000))]
     (data / "catalog.json").write_bytes(orjson.dumps({"relations": relations}))
     return data, library, backup

@@ -20,8 +20,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 from bench.server import free_port
+from library.links import signature
 
 from . import loadgen
+from .nginx_deploy import DeployedNginx
 from .report import Row, skipped, target
 
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
@@ -116,14 +118,36 @@ def _rate(r, size):
     return f"{r['rps']:,.0f}/s · {r['rps'] * size / 1e6:,.0f} MB/s · p99 {r['p99']:.3g} ms"
 
 
-def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, client_cpus):
+def signed_url(data, rel, sid):
+    """A page link as the reader signs it (library/links.py), valid for the next hour."""
+    until = int(time.time()) + 3600
+    return f"/lib/{quote(rel)}?e={until}&s={signature(rel, sid, until, (Path(data) / 'link-secret').read_text())}"
+
+
+def _signed(library, data, path, handoff, cookies, seconds, clients, server_cpus, client_cpus):
+    """Load on a signed link through deploy/nginx.conf; the figures, after checking the file comes back."""
+    site = DeployedNginx(library, data, handoff.port, cpus=server_cpus).start()
+    try:
+        via = handoff.__class__("127.0.0.1", site.port)
+        via.cookies = dict(handoff.cookies)
+        status, headers, body = via.request("GET", path)
+        assert status == 200 and headers.get("Content-Type", "").startswith("image/"), (status, dict(headers))
+        return loadgen.run(site.url, path, cookies=cookies, clients=clients, seconds=seconds, cpus=client_cpus)
+    finally:
+        site.stop()
+
+
+def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, client_cpus, handoff_data=None):
     """/lib/<rel> from gunicorn alone (`direct`: a reader without the hand-off) and through nginx with
-    the hand-off (`handoff`: a reader with SENDFILE_HEADER=x-accel-redirect), against nginx alone."""
+    the hand-off (`handoff`: a reader with SENDFILE_HEADER=x-accel-redirect and IMAGE_LINKS=signed),
+    and as a signed link through deploy/nginx.conf, against nginx alone serving the same file."""
     name_direct = f"/lib/ image, gunicorn alone, {clients} clients"
     name_proxy = f"/lib/ image, nginx + hand-off, {clients} clients"
+    name_signed = f"/lib/ signed link, nginx, {clients} clients"
     if NGINX is None:
         why = "nginx is not installed (Debian: apt-get install nginx); no baseline"
-        return [skipped(name_direct, why), skipped(name_proxy, why, "ratio >= 0.8 | ≥ 0.8× nginx")]
+        return [skipped(name_direct, why), skipped(name_proxy, why),
+                skipped(name_signed, why, "ratio >= 0.8 | ≥ 0.8× nginx")]
     size = (Path(library) / rel).stat().st_size
     path = "/lib/" + quote(rel)
     check = handoff.request("GET", path)
@@ -145,15 +169,32 @@ def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, clien
                             cpus=client_cpus)
     finally:
         nginx.stop()
+    signed = None
+    if handoff_data is not None:
+        link = signed_url(handoff_data, rel, cookies[0])
+        signed = _signed(library, handoff_data, link, handoff, cookies, seconds, clients, server_cpus, client_cpus)
+        nginx = Nginx(library, handoff.port, cpus=server_cpus).start()  # nginx alone again, right after
+        try:
+            again = loadgen.run(nginx.url, "/direct/" + quote(rel), clients=clients, seconds=seconds,
+                                cpus=client_cpus)
+        finally:
+            nginx.stop()
     gun = loadgen.run(f"http://127.0.0.1:{direct.port}", path, cookies=[direct.cookies["sid"]], clients=clients,
                       seconds=seconds, cpus=client_cpus)
     baseline = f"nginx {_rate(alone, size)}"
     note = f"one {size / 1000:.0f} KB page: {rel}"
-    return [
+    rows = [
         Row(name_direct, value=gun["rps"], shown=_rate(gun, size), baseline=baseline,
             ratio=gun["rps"] / alone["rps"], note=note),
         Row(name_proxy, value=proxied["rps"], shown=_rate(proxied, size), baseline=baseline,
-            ratio=proxied["rps"] / alone["rps"], target=target("ratio >= 0.8 | ≥ 0.8× nginx"),
+            ratio=proxied["rps"] / alone["rps"],
             note=f"bound: GET /api/auth (no work) through the same nginx answers {floor['rps']:,.0f}/s = "
                  f"{floor['rps'] / alone['rps']:.2f}× nginx's rate for the file"),
     ]
+    if signed is not None:
+        mean = (alone["rps"] + again["rps"]) / 2
+        rows.append(Row(name_signed, value=signed["rps"], shown=_rate(signed, size),
+                        baseline=f"nginx {mean:,.0f}/s (before {alone['rps']:,.0f}, after {again['rps']:,.0f})",
+                        ratio=signed["rps"] / mean, target=target("ratio >= 0.8 | ≥ 0.8× nginx"),
+                        note=f"{signed['errors']} of {signed['requests']} failed" if signed["errors"] else ""))
+    return rows

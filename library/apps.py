@@ -14,8 +14,10 @@ class LibraryConfig(AppConfig):
         health.register("library", service.health)
 
     def start_runtime(self):
-        from . import service, thumbs
+        from . import links, service, thumbs
 
+        if links.enabled():
+            links.secret()  # DATA/link-secret.nginx exists before the proxy is (re)loaded
         thumbs.start()
         service.on_scan(thumbs.on_scan)
         service.start()

@@ -158,6 +158,10 @@ SCRYPT_LOG_N = _int("SCRYPT_LOG_N", 17, 10, 20)
 # Hand /lib/ files to a reverse proxy after the auth check: "" (off), "x-accel-redirect", "x-sendfile".
 SENDFILE_HEADER = _choice("SENDFILE_HEADER", "", ("", "x-accel-redirect", "x-sendfile"))
 SENDFILE_PREFIX = _raw("SENDFILE_PREFIX", "/protected-library/")
+# Page URLs nginx's secure_link checks by itself (library/links.py): "" (off) or "signed", and how
+# long such a link lives at most, in seconds.
+IMAGE_LINKS = _choice("IMAGE_LINKS", "", ("", "signed"))
+IMAGE_LINK_SECONDS = _int("IMAGE_LINK_SECONDS", 600, 60, 86_400)
 # The reading apps' routes (/komga/: Mihon, Komelia, KMReader; /opds/): HTTP Basic, API keys and
 # their session cookie (docs/apps.md). 0 turns them off: every such route answers 404.
 APPS_API = _bool("APPS_API", True)

@@ -102,7 +102,18 @@ def can_see(user, manga_name) -> bool:
 
 def visible(user):
     """The predicate name → bool for one user, for filtering a whole list."""
-    rule = _rule(user)
+    return predicate(rule(user))
+
+
+def rule(user):
+    """The user's compiled rule, or None without restrictions. It is the same object while neither
+    the stored rule nor the library index changes (and a new one after either), so a cache of what
+    the user sees can keep it and compare it by identity."""
+    return _rule(user)
+
+
+def predicate(rule):
+    """The predicate name → bool of a rule from `rule(user)`."""
     if rule is None:
         return lambda name: True
     allowed, hidden = rule

@@ -7,11 +7,24 @@ from urllib.parse import urlencode
 
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import get_script_prefix
 from django.views.decorators.http import require_http_methods
 
 from mangacircus.pages import page
 
-from . import discovery, discovery_views, filters, history, lookup, manga_detail, notes, serverprefs, shelf, story
+from . import (
+    discovery,
+    discovery_views,
+    filters,
+    history,
+    lookup,
+    manga_detail,
+    notes,
+    serverprefs,
+    shelf,
+    story,
+    tiles,
+)
 
 PAGE_SIZE = 120
 
@@ -36,7 +49,9 @@ def home(request):
     user = request.account["name"]
     first = number == 1 and not q
     return render(request, "reader/home.html", {
-        **data, "story": story.summary(user) if first else None,
+        **data, "grid": tiles.grid(data["manga"], get_script_prefix()),
+        "continue_html": tiles.resume_items(data["continue"], get_script_prefix()),
+        "story": story.summary(user) if first else None,
         "discover": discovery.feed(user)["items"][:discovery_views.ROW] if first else [],
         "q": q, "sort": sort, "sorts": shelf.SORTS.items(), "page_number": number,
         "next_query": urlencode({**params, "page": number + 1}) if more else None,

@@ -5,9 +5,21 @@ Callers validate ids against the index first, so db.json only ever holds real ch
 from mangacircus import db
 from mangacircus.clock import now_ms
 
+_revision = [0]  # bumped by every write below, so readers can cache what they derive (shelf.py)
+
+
+def revision():
+    """Changes whenever any user's progress may have changed (read it with the db lock held)."""
+    return _revision[0]
+
+
+def _changed():
+    _revision[0] += 1
+
 
 def _forget(name):
     db.section("progress").pop(name, None)
+    _changed()
 
 
 db.on_user_deleted(_forget)
@@ -23,6 +35,12 @@ def manga_progress(user, manga):
     """{chapter id: entry} for one manga (copies)."""
     with db.lock():
         return {cid: dict(e) for cid, e in db.section("progress").get(user, {}).get(manga, {}).items()}
+
+
+def stamp():
+    """(revision, the section's dict): equal stamps (the dict compared by identity) mean no change."""
+    with db.lock():
+        return revision(), db.section("progress")
 
 
 def all_progress(user):
@@ -60,6 +78,7 @@ def save(user, manga, cid, *, version, page, pages, done, shift):
         entry = {"v": version, "p": page, "n": pages, "t": now_ms(),
                  "done": bool(old.get("done")) or bool(done), "shift": list(shift)}
         chapters[cid] = entry
+        _changed()
         db.touch()
         return dict(entry)
 
@@ -70,6 +89,7 @@ def mark_done(user, manga, cid, version, pages):
         old = chapters.get(cid) or {}
         chapters[cid] = {"v": old.get("v", version), "p": old.get("p", 0), "n": old.get("n", pages),
                          "t": now_ms(), "done": True, "shift": old.get("shift", [])}
+        _changed()
         db.touch()
 
 
@@ -108,6 +128,7 @@ def forget(user, manga, cid):
         if chapters.pop(cid, None) is not None:
             if not chapters:
                 mangas.pop(manga, None)
+            _changed()
             db.touch()
 
 

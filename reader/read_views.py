@@ -4,6 +4,7 @@ from django.shortcuts import render
 from django.urls import get_script_prefix
 from django.views.decorators.http import require_GET
 
+from library import links
 from mangacircus.errors import Invalid
 from mangacircus.http import api
 from mangacircus.pages import page
@@ -17,6 +18,7 @@ from . import notes
 def read(request, manga, book, chapter):
     user = request.account["name"]
     payload = chapters.chapter_payload(user, manga, f"{book}/{chapter}", request.GET.get("v") or None)
+    links.sign_pages(request, payload["pages"])
     notes.mark_chapter_read(user, payload["manga"]["name"], payload["chapter"]["id"])
     root = get_script_prefix()
     pages = payload["pages"]
@@ -38,6 +40,7 @@ def chapter_api(request):
         raise Invalid("c is required")
     user = request.account["name"]
     payload = chapters.chapter_payload(user, manga, cid, request.GET.get("v") or None)
+    links.sign_pages(request, payload["pages"])
     notes.mark_chapter_read(user, payload["manga"]["name"], payload["chapter"]["id"])
     return payload
 

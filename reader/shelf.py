@@ -47,8 +47,31 @@ def _target(manga, chapter, action, version):
             "url": lookup.read_url(manga.name, chapter, version), "version": version}
 
 
-def _user_state(user, index, sees):
-    """{manga: (read count, last read ms)} for the manga the user has progress in (and may see)."""
+_states = {}  # user → (progress stamp, access rule, state, index), for the index in _states_index
+_states_index = [None]
+
+
+def _user_state(user, index, rule):
+    """{manga: (read count, last read ms)} for the manga the user has progress in and may see (do
+    not change it); `rule` is access.rule(user).
+
+    Kept per user until any progress is written, the index changes or the user's restrictions
+    change (a new rule object): the stamp is read before the progress, so a write in between only
+    makes the next request compute it again."""
+    stamp = progress.stamp()
+    if _states_index[0] is not index:
+        _states.clear()  # drop the old index with the states made from it
+        _states_index[0] = index
+    hit = _states.get(user)
+    if (hit is not None and hit[0][0] == stamp[0] and hit[0][1] is stamp[1] and hit[1] is rule
+            and hit[3] is index):
+        return hit[2]
+    state = _compute_state(user, index, access.predicate(rule))
+    _states[user] = (stamp, rule, state, index)
+    return state
+
+
+def _compute_state(user, index, sees):
     by_name = summaries.by_name(index)
     state = {}
     for name, entries in progress.all_progress(user).items():
@@ -65,21 +88,24 @@ def _matches(summary, terms):
     return all(term.matches(summary) for term in terms)
 
 
-def library(user, q="", sort="title", offset=0, limit=None):
+def library(user, q="", sort="title", offset=0, limit=None, card=None):
     """The user's library: {total, count, offset, manga: [card], continue: [item], recent: [item],
     filters: [chip], facets: {tags, statuses}, unread}.
 
     `total` counts the manga matching `q` (reader/filters.py: plain words, tag:, author:, status:);
     `count` is the whole library the user may see; `manga` is the slice [offset:offset+limit] in
     the chosen sort, titles breaking ties. The continue-reading and recently-added rows come only
-    with the first page of an unfiltered library.
+    with the first page of an unfiltered library. `card(summary, (read, last read) or None,
+    following)` makes each entry of `manga` (default: the card dict below).
     """
+    card = card or _card
     index = lookup.current()
-    sees = access.visible(user)
+    rule = access.rule(user)
     ordered = summaries.ordered(index)
-    if access.restricted(user):
+    if rule is not None:
+        sees = access.predicate(rule)
         ordered = [s for s in ordered if sees(s.name)]
-    state = _user_state(user, index, sees)
+    state = _user_state(user, index, rule)
     following = social.follows(user)
     terms = filters.parse(q)
     rows = [(pos, s) for pos, s in enumerate(ordered) if not terms or _matches(s, terms)]
@@ -94,7 +120,7 @@ def library(user, q="", sort="title", offset=0, limit=None):
     elif sort == "unread":
         rows.sort(key=lambda r: (-unread(r[1]), r[0]))
     end = None if limit is None else offset + limit
-    cards = [_card(s, state.get(s.name), s.name in following) for _, s in rows[offset:end]]
+    cards = [card(s, state.get(s.name), s.name in following) for _, s in rows[offset:end]]
     first = not terms and offset == 0
     return {
         "total": len(rows), "count": len(ordered), "offset": offset, "manga": cards,

@@ -199,6 +199,8 @@ MATRIX = [
     ("download/<str:manga>/<str:book>/",      "GET",  f"/download/{MOON}/1/",                None,             302, 200, 200, 200),
     # library/urls.py: page images, cover thumbnails, "scan now"
     (LIB,                                     "GET",  f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png", None, 401, 200, 200, 200),
+    # A signature authorises nothing in the reader itself: /lib/ checks the session (docs/proxy.md).
+    (LIB,                                     "GET",  f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png?e=4102444800&s=forged", None, 401, 200, 200, 200),
     (LIB,                                     "GET",  f"/lib/{MOON}/manga.json",             None,             401, 404, 404, 404),
     (LIB,                                     "GET",  "/lib/..%2F..%2Fdata%2Fdb.json",       None,             401, 404, 404, 404),
     (PAGE_THUMB,                              "GET",  f"/lib-thumb/{MOON}/b01%20Spring/c0001%20Seeds/001.png", None, 401, 200, 200, 200),
@@ -259,6 +261,7 @@ RESTRICTED = {
     ("GET", f"/api/chapter?m={MOON}&c=1/2"): 404,
     ("POST", "/api/progress"): 404,
     ("GET", f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png"): 404,
+    ("GET", f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png?e=4102444800&s=forged"): 404,  # a signature changes nothing
     ("GET", f"/thumb/{MOON}"): 404,
     ("GET", f"/lib-thumb/{MOON}/b01%20Spring/c0001%20Seeds/001.png"): 404,
     ("GET", f"/download/{MOON}/1/2/"): 404,

@@ -1,0 +1,70 @@
+"""Navigation to the first page painted in the reader, in Debian's Chromium (Playwright), on loopback.
+
+The reader marks `mc-first-page` (performance.mark) once the first page's image is decoded and on
+screen after a paint. Each run opens the chapter in a fresh tab with a warm HTTP cache, as a reader
+coming back to it would; the row is the median of the runs, and the note says where the time went
+in the median run: the HTML, the reader's scripts (how many, and when the last one ended) and when
+the first page's image was requested and arrived.
+"""
+import statistics
+from urllib.parse import quote
+
+from .report import Row, skipped, target
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+NAME = "reader: navigation to first page painted"
+TARGET = "value <= 180 | ≤ 180 ms"
+
+TIMINGS = """() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const res = performance.getEntriesByType('resource');
+  const scripts = res.filter(r => r.initiatorType === 'script' || r.name.endsWith('.js'));
+  const preload = document.querySelector('link[rel=preload][as=image]');
+  const image = preload && res.find(r => r.name === preload.href);
+  return {
+    paint: performance.getEntriesByName('mc-first-page')[0].startTime,
+    html: nav.responseEnd,
+    dcl: nav.domContentLoadedEventEnd,
+    scripts: scripts.length,
+    scriptsEnd: scripts.length ? Math.max(...scripts.map(r => r.responseEnd)) : 0,
+    imageStart: image ? image.startTime : null,
+    imageEnd: image ? image.responseEnd : null,
+  };
+}"""
+
+
+def row(server, cookie, manga, cid, runs=7):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return skipped(NAME, "Playwright is not installed (pip install '.[dev]')", TARGET)
+    book, chapter = cid.split("/")
+    url = f"{server.url}/read/{quote(manga, safe='')}/{book}/{chapter}/"
+    results = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            context.add_cookies([{"name": "sid", "value": cookie, "url": server.url}])
+            for run in range(runs + 1):
+                page = context.new_page()
+                page.goto(url)
+                page.wait_for_function("performance.getEntriesByName('mc-first-page').length > 0", timeout=15000)
+                if run:  # the first run fills the HTTP cache
+                    results.append(page.evaluate(TIMINGS))
+                page.close()
+        finally:
+            browser.close()
+    results.sort(key=lambda r: r["paint"])
+    mid = results[len(results) // 2]
+    median = statistics.median(r["paint"] for r in results)
+    image = (f"first image requested at {mid['imageStart']:.0f}, arrived {mid['imageEnd']:.0f} ms"
+             if mid["imageStart"] is not None else "first image from the HTTP cache, no request")
+    return Row(NAME, value=median, shown=f"median {median:.0f} ms of {len(results)}",
+               baseline=f"HTML received at {mid['html']:.0f} ms", ratio=median / mid["html"] if mid["html"] else None,
+               target=target(TARGET),
+               note=f"median run: HTML {mid['html']:.0f} ms; {mid['scripts']} scripts, the last in at "
+                    f"{mid['scriptsEnd']:.0f} ms, run by {mid['dcl']:.0f} ms (DOMContentLoaded); {image}; "
+                    f"painted {mid['paint']:.0f} ms")

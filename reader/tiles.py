@@ -1,0 +1,62 @@
+"""The library page's tiles and "continue reading" items as HTML, each rendered once and reused
+while what it shows is unchanged.
+
+A tile is a pure function of the few fields it shows (title, links, cover, chapter count, read count,
+following, the app root), so those fields are its cache key: a progress write changes the read
+count, a scan the summary's title, cover or chapter count, and either makes a new key, so a tile can
+never be stale and nothing has to be told to forget one. Users in the same state share a tile.
+Rendering 400 tiles through the template took most of the library page's time (docs/performance.md).
+"""
+import threading
+
+from django.template.loader import get_template
+from django.utils.safestring import mark_safe
+
+TEMPLATE = "reader/_tile.html"
+RESUME_TEMPLATE = "reader/_resume.html"
+MAX_TILES = 20_000  # a whole library for a few dozen read states; then the cache starts again
+
+_lock = threading.Lock()
+_cache = {}
+
+
+def _key(card, root):
+    return (card["name"], card["title"], card["url"], card["cover"], card["chapters"], card["read"],
+            card["following"], root)
+
+
+def _resume_key(item, root):
+    target = item["target"]
+    return (RESUME_TEMPLATE, item["title"], item["cover"], target["url"], target["action"], target["title"],
+            target.get("page"), target.get("pages"), root)
+
+
+def _cached(key, template, context):
+    html = _cache.get(key)
+    if html is None:
+        html = get_template(template).render(context)
+        with _lock:
+            if len(_cache) >= MAX_TILES:
+                _cache.clear()
+            _cache[key] = html
+    return html
+
+
+def tile(card, root):
+    return _cached(_key(card, root), TEMPLATE, {"m": card, "root": root})
+
+
+def grid(cards, root):
+    """The tiles of `cards` (shelf.library()'s "manga"), joined, safe to put in the page."""
+    return mark_safe("".join(tile(card, root) for card in cards))
+
+
+def resume_items(items, root):
+    """The "continue reading" items (shelf.library()'s "continue"), joined, safe to put in the page."""
+    return mark_safe("".join(_cached(_resume_key(item, root), RESUME_TEMPLATE, {"item": item, "root": root})
+                             for item in items))
+
+
+def clear():
+    with _lock:
+        _cache.clear()
