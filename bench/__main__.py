@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from . import (
-    apps,
+    apps_bench,
     archives,
     backup_bench,
     catalog_bench,
@@ -162,7 +162,7 @@ def main(argv=None):
     rows += server_rows(work, library, index_counts, opts, say)
     rows += scraper_bench.rows(say)
     say("reading apps (/komga/)")
-    rows += apps.apps_rows(work, opts["seconds"], *serving.pinning(), say)
+    rows += apps_bench.apps_rows(work, opts["seconds"], *serving.pinning(), say)
     db_mb, catalog_mb = opts["backup"]
     rows += backup_bench.backup_rows(work, db_mb, catalog_mb, seconds=max(2.0, opts["seconds"] * 2), say=say)
     rows.append(peering.transfer_row(work, say))
