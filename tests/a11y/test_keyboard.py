@@ -10,7 +10,8 @@ pytestmark = pytest.mark.browser
 
 # A radio group is one Tab stop (its checked radio, else its first); arrow keys move inside it.
 CONTROLS = """() => {
-  const radios = (e) => [...document.querySelectorAll('input[type=radio]')].filter(r => r.name === e.name && r.form === e.form);
+  const radios = (e) => [...document.querySelectorAll('input[type=radio]')]
+    .filter(r => r.name === e.name && r.form === e.form);
   const tabStop = (e) => e.type !== 'radio' || e.checked || (!radios(e).some(r => r.checked) && radios(e)[0] === e);
   const all = [...document.querySelectorAll('a[href], button, select, input:not([type=hidden]), textarea, [tabindex]')];
   return all.filter(e => !e.disabled && e.tabIndex >= 0 && tabStop(e) && e.checkVisibility({visibilityProperty: true})
