@@ -153,7 +153,7 @@
       h("td", null, s.manga), h("td", null, s.source, h("div", { className: "muted sc-wrap" }, s.id)),
       h("td", null, s.source === "folder" ? "" : h("div", { className: "sc-row sc-lang" }, lang, saveLang)),
       h("td", null, h("label", { className: "sc-check" }, h("input", {
-        type: "checkbox", checked: s.auto,
+        type: "checkbox", checked: s.auto, "aria-label": `Auto-update ${s.manga}`,
         onchange: (e) => act(`series/${s.key}`, { auto: e.target.checked }, e.target.checked ? "Auto-update on" : "Auto-update off"),
       }), s.auto ? "on" : "off")),
       h("td", null, when(s.lastCheck)), h("td", null, s.auto ? when(s.nextCheck) : "—"),

@@ -121,7 +121,8 @@ def test_add_writes_the_manga_and_its_chapters_as_the_library_expects(dexd, dex,
     keys = [parse_chapter(f.split("/")[0]).key for f in folders(library) if f.startswith("c")]
     assert sorted(keys, key=key_order) == ["0", "3.9", "3.10", "10.5"]
     chapter = json.loads((library / "Moon Garden" / "c0003.10 Tenth [Fans]" / "chapter.json").read_text())
-    assert chapter["number"] == "3.10" and chapter["source"] == "mangadex" and chapter["sourceId"] == dex.ids["c3.10"]
+    assert chapter["number"] == "3.10" and chapter["sourceId"] == dex.ids["c3.10"]
+    assert chapter["module"] == "mangadex" and chapter["source"] == "Fans"  # the module, and the [bracket] label
     assert dexd.queue.data["revision"] == 7
     history = [j for j in queue.list_jobs(dexd.queue) if j["id"] == job["id"]][0]
     assert any("chapter 4 (Fans) skipped: only on an external site" in w for w in history["warnings"])

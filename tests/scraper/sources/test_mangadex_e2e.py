@@ -60,7 +60,7 @@ def test_search_add_and_read_a_mangadex_series(data_dir, library_dir, scraper_po
         page.goto(reader.url + "/settings/admin/scraper/series/")
         page.wait_for_selector("td:has-text('Small Tale')")
         assert page.input_value("input[aria-label='Language of Small Tale']") == "en"
-        assert page.is_checked("tr:has-text('Small Tale') input[type=checkbox]")
+        assert page.is_checked("input[aria-label='Auto-update Small Tale']")
         assert dex.max_inflight == 1 and len(dex.reports) == 9
     finally:
         daemon.stop()
