@@ -51,7 +51,7 @@ def row(server, cookie, manga, cid, runs=7):
             for run in range(runs + 1):
                 page = context.new_page()
                 page.goto(url)
-                page.wait_for_function("performance.getEntriesByName('mc-first-page').length > 0", timeout=15000)
+                page.wait_for_function("() => performance.getEntriesByName('mc-first-page').length > 0", timeout=15000)
                 if run:  # the first run fills the HTTP cache
                     results.append(page.evaluate(TIMINGS))
                 page.close()

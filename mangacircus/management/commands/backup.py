@@ -1,7 +1,7 @@
 """Back up DATA into BACKUP now, or verify an archive (docs/backup.md).
 
-    python manage.py backup
-    python manage.py backup --verify ARCHIVE
+    .venv/bin/python manage.py backup
+    .venv/bin/python manage.py backup --verify ARCHIVE
 
 While a reader runs, the backup is made by the reader (it holds db.json in memory); otherwise
 here, under the data lock. Exit status 1 with the reason when the run or the verification fails.

@@ -1,6 +1,6 @@
 """Restore DATA from a backup archive, with the reader and the scraper stopped (docs/backup.md).
 
-    python manage.py restore ARCHIVE
+    .venv/bin/python manage.py restore ARCHIVE
 """
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError

@@ -1,6 +1,6 @@
 """Run the reader and the scraper together, each supervised (mangacircus/supervisor.py).
 
-    python manage.py startall [--bind ADDRESS:PORT]
+    .venv/bin/python manage.py startall [--bind ADDRESS:PORT]
 
 Needs no configuration beyond `serve`'s: when SCRAPER_TOKEN is unset, a token is made in
 DATA/scraper.token (mode 0600) and given to both children. SIGINT/SIGTERM stop both cleanly and
