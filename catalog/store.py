@@ -10,7 +10,6 @@ revision the curator saw: a stale one is refused with Conflict) or `read()` (a l
 import threading
 from contextlib import contextmanager
 
-import orjson
 from django.conf import settings
 
 from mangacircus.clock import now_ms
@@ -85,10 +84,7 @@ def close_catalog():
 def snapshot():
     """catalog.json as it is in memory now, serialised under its lock (for backups); None when closed."""
     f = _file
-    if f is None:
-        return None
-    with f.lock:
-        return orjson.dumps(f.data)
+    return None if f is None else f.snapshot()
 
 
 def is_open():

@@ -9,8 +9,6 @@ import copy
 import threading
 from contextlib import contextmanager
 
-import orjson
-
 from .errors import Unavailable
 from .jsonfile import JsonFile
 
@@ -97,10 +95,7 @@ def touch():
 def snapshot():
     """db.json as it is in memory now, serialised under its lock (for backups); None when closed."""
     db = _db
-    if db is None:
-        return None
-    with db.lock:
-        return orjson.dumps(db.data)
+    return None if db is None else db.snapshot()
 
 
 def flush_now():

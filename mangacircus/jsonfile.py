@@ -89,6 +89,11 @@ class JsonFile:
                 raise StateFileError(f"{self.path}: {e}. It was left untouched.") from e
         return data
 
+    def snapshot(self):
+        """The document as it is in memory now, serialised under its lock (for backups)."""
+        with self.lock:
+            return orjson.dumps(self.data)
+
     def touch(self):
         """Record a change made under `lock`; the document is flushed within `max_wait`."""
         with self.lock:

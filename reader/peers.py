@@ -21,7 +21,6 @@ import time
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
-import orjson
 from django.conf import settings
 
 from mangacircus.errors import Conflict, Invalid, NotFound, Unavailable
@@ -55,10 +54,7 @@ def close_store():
 def snapshot():
     """peers.json as it is in memory now, serialised under its lock (for backups); None when closed."""
     f = _file
-    if f is None:
-        return None
-    with f.lock:
-        return orjson.dumps(f.data)
+    return None if f is None else f.snapshot()
 
 
 def check_store():
