@@ -103,7 +103,9 @@ def test_it_gives_up_after_more_than_5_exits_in_10_minutes_and_records_a_crash_l
     # An admin's restart request starts it again with a clean count.
     supervisor.request_restart(tmp_path, "scraper")
     sup.tick()
-    assert crasher.state in ("running", "waiting") and crasher.restarts == 6 and len(crasher.exits) == 0
+    # The new child may already have crashed again by now: what counts is that one was started.
+    assert crasher.proc is not None and not crasher.gave_up
+    assert crasher.restarts == 6 and len(crasher.exits) == 0
     sup.stop()
 
 
