@@ -63,7 +63,7 @@ class Server:
                     return
             except OSError:
                 pass
-            time.sleep(0.1)
+            time.sleep(0.025)
         raise RuntimeError(f"serve did not become ready:\n{self.log.read_text()}")
 
     def stop(self):

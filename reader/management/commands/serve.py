@@ -3,6 +3,8 @@
 The worker is gunicorn's gthread worker reading whole requests, head and body, in its loop, so a slow
 client does not hold a request thread (mangacircus/gworker.py). Run under systemd: deploy/mangacircus-web.service.
 """
+import logging
+import os
 import resource
 import sys
 
@@ -10,7 +12,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from mangacircus import localadmin, locks, runtime, secretkey
+from mangacircus import jsonfile, localadmin, locks, runtime, secretkey
 from mangacircus.jsonfile import StateFileError
 
 # Open connections at once (gunicorn's worker_connections, its default): those being served, kept
@@ -48,7 +50,26 @@ class Command(BaseCommand):
         self.stdout.write(f"MangaCircus reader on http://{bind}/ (data {settings.DATA}, library {settings.LIBRARY})")
         self.stdout.flush()
         connections = connection_limit()
-        ReaderServer({"bind": bind, "threads": options["threads"], "connections": connections}).run()
+        try:
+            ReaderServer({"bind": bind, "threads": options["threads"], "connections": connections}).run()
+        except SystemExit as stop:
+            exit_at_once(stop.code)
+
+
+def exit_at_once(code):
+    """End this process (gunicorn's master, or its worker, whose stack this is too) without tearing
+    down the interpreter.
+
+    gunicorn ends both with SystemExit once they have stopped: the worker after its worker_exit
+    hook has stopped the runtime, flushing and closing every state file. What Python would still
+    do, freeing every module and object, took 0.2-0.4 s a process and saves nothing."""
+    if isinstance(code, str):
+        print(code, file=sys.stderr)
+    jsonfile.flush_all()  # what atexit would have done (nothing is open after a clean stop)
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code if isinstance(code, int) else (0 if code is None else 1))
 
 
 def connection_limit():
