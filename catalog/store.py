@@ -91,6 +91,12 @@ def is_open():
     return _file is not None
 
 
+def changes():
+    """A count that moves with every change of catalog.json (see JsonFile.changes); 0 while it is closed."""
+    f = _file
+    return 0 if f is None else f.changes
+
+
 def on_change(callback):
     """`callback(names)` after a change touching those manga's overrides (the reader's caches)."""
     if callback not in _listeners:

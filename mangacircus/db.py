@@ -92,6 +92,12 @@ def touch():
     _db.touch()
 
 
+def changes():
+    """A count that moves with every change of db.json (see JsonFile.changes); 0 while it is closed."""
+    db = _db
+    return 0 if db is None else db.changes
+
+
 def snapshot():
     """db.json as it is in memory now, serialised under its lock (for backups); None when closed."""
     db = _db

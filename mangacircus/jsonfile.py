@@ -52,6 +52,7 @@ class JsonFile:
         self.failing = False
         self.last_error = None
         self.flushes = 0
+        self.changes = 0  # touch() calls: equal counts mean the document did not change in between
         self._write_lock = threading.Lock()
         self._wake = threading.Condition(self.lock)
         self._first_change = None
@@ -97,6 +98,7 @@ class JsonFile:
     def touch(self):
         """Record a change made under `lock`; the document is flushed within `max_wait`."""
         with self.lock:
+            self.changes += 1
             now = self.clock()
             if self._first_change is None:
                 self._first_change = now

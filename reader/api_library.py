@@ -8,7 +8,7 @@ from django.http import HttpResponse
 from mangacircus.errors import Invalid, NotFound
 from mangacircus.http import api, field, text_field
 
-from . import history, library_json, lookup, manga_detail, notes, progress, shelf, social, story, votes
+from . import history, library_json, lookup, manga_detail, notes, pagecache, progress, shelf, social, story, votes
 
 
 def query_int(request, name, default, minimum=0, maximum=1_000_000):
@@ -25,6 +25,7 @@ def query_int(request, name, default, minimum=0, maximum=1_000_000):
 
 
 @api()
+@pagecache.cached
 def library(request):
     sort = request.GET.get("sort") or "title"
     if sort not in shelf.SORTS:

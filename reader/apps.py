@@ -46,11 +46,13 @@ class ReaderConfig(AppConfig):
         from catalog import store as catalog_store
         from library import service as library_service
 
-        from . import access, announce, discovery, peers, summaries, webhooks
+        from . import access, announce, discovery, pagecache, peers, summaries, webhooks
 
         peers.open_store()
         discovery.reset()
+        pagecache.clear()
         catalog_store.on_change(summaries.forget)
+        catalog_store.on_change(pagecache.forget)  # after summaries.forget: see pagecache.forget
         webhooks.start()
         library_service.on_scan(summaries.on_scan)
         library_service.on_scan(access.on_scan)

@@ -20,6 +20,7 @@ from . import (
     lookup,
     manga_detail,
     notes,
+    pagecache,
     serverprefs,
     shelf,
     story,
@@ -37,6 +38,7 @@ def _page_number(request):
 
 
 @page()
+@pagecache.cached
 def home(request):
     q = request.GET.get("q", "")[:200].strip()
     sort = request.GET.get("sort", "title")

@@ -1,0 +1,85 @@
+"""The library page and GET /api/library are sent again from reader/pagecache.py while nothing they
+show changed, and made again after any change: a follow, a notification read, a catalog title, a
+new session. (Progress, scans and votes: test_library_tiles.py, which reads the page twice too.)"""
+import re
+
+from reader import pagecache
+from tests.conftest import PASSWORD, make_page
+from tests.support.forms import post_form
+from tests.support.pages import wait_for_library
+
+CATALOG = "/api/admin/catalog"
+
+
+def page(client):
+    status, _, body = client.get("/")
+    assert status == 200
+    return body.decode()
+
+
+def warm(client):
+    """The first visit sets the CSRF cookie (a page made for a new one is not kept); the second is kept."""
+    page(client)
+    return page(client)
+
+
+def hits():
+    return pagecache.stats["hits"]
+
+
+def test_a_second_request_is_sent_from_the_cache_and_a_follow_makes_it_again(scanned, reader_user):
+    first = warm(reader_user)
+    before = hits()
+    assert page(reader_user) == first and hits() == before + 1
+    library = reader_user.get("/api/library")[2]
+    assert reader_user.get("/api/library")[2] == library and hits() == before + 2
+    assert reader_user.post("/api/follow", {"m": "Moon Garden", "on": True})[0] == 200
+    followed = page(reader_user)
+    assert followed != first and hits() == before + 2
+    assert next(m for m in reader_user.get("/api/library")[2]["manga"] if m["name"] == "Moon Garden")["following"]
+
+
+def test_each_session_gets_its_own_page(scanned, admin, reader_user, other_user):
+    assert '<span class="who">reader</span>' in page(reader_user)
+    assert '<span class="who">other</span>' in page(other_user)
+    again = scanned.client().login("reader", PASSWORD)
+    assert '<span class="who">reader</span>' in page(again)
+    assert '<span class="who">reader</span>' in page(reader_user)
+
+
+def test_a_catalog_title_shows_at_once(scanned, admin):
+    page(admin)
+    rev = admin.get(CATALOG)[2]["rev"]
+    status, _, body = admin.post(CATALOG + "/overrides", {"rev": rev, "m": "Long Scroll", "title": "The Long Scroll"})
+    assert status == 200, body
+    assert "The Long Scroll" in page(admin)
+    assert "The Long Scroll" in [m["title"] for m in admin.get("/api/library")[2]["manga"]]
+
+
+def test_the_csrf_token_of_a_page_sent_again_still_signs_a_form(scanned, reader_user):
+    warm(reader_user)
+    before = hits()
+    # post_form reads the token from the page, now from the cache, then signs out with it.
+    status, _, _ = post_form(reader_user, "/", {}, action="/logout/")
+    assert hits() == before + 1
+    assert status == 302, status
+    assert reader_user.get("/api/me")[0] == 401
+
+
+def test_a_page_with_a_message_is_never_kept(scanned, reader_user):
+    warm(reader_user)
+    before = hits()
+    reader_user.cookies["messages"] = "x"
+    page(reader_user)
+    assert hits() == before
+    reader_user.cookies.pop("messages", None)  # the page dropped the unreadable message
+    page(reader_user)
+    assert hits() == before + 1
+
+
+def test_a_scan_that_adds_a_manga_shows_it(scanned, admin, library_dir):
+    assert "New Arrival" not in page(admin)
+    make_page(library_dir / "New Arrival" / "c0001 One" / "001.png")
+    assert admin.post("/api/admin/rescan", {})[0] == 200
+    wait_for_library(admin, 3)
+    assert re.search(r"New Arrival", page(admin))
