@@ -9,7 +9,8 @@ import pytest
 
 from bench.server import Server
 
-pytestmark = pytest.mark.process  # request threads and hash slots of a real gunicorn
+# Request threads and hash slots of a real gunicorn; its latencies are timings (run alone: scripts/test).
+pytestmark = [pytest.mark.process, pytest.mark.timing]
 
 FLOODERS = 16
 

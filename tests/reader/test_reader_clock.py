@@ -49,6 +49,7 @@ def test_it_counts_active_time_and_verifies_the_page_after_input_and_pauses_on_b
     assert "Verified pages1 of 3" in panel.inner_text().replace("\n", "").replace("\t", "")
 
 
+@pytest.mark.timing  # pages turned within fractions of a second of each other: run alone (scripts/test)
 def test_it_refuses_pages_faster_than_five_a_second_without_losing_the_time(desktop, srv, reader_on):
     # Flow at 20 %: six of the nine pages fit on the screen at once.
     reader = reader_on(desktop, srv, readingClock=True, startMode="flow", zoom={"flow": 0.2})

@@ -126,7 +126,9 @@ def test_a3_a_planted_session_token_is_never_adopted(figures, server, admin):
     n, adopted, accepted = sized(20, 100), 0, 0
     rng = random.Random(6)
     for i in range(n):
-        planted = "%064x" % rng.getrandbits(256) if i % 2 else admin.cookies["sid"][:-1] + "0"
+        # Every other one is the admin's own token with its last digit changed (never to itself).
+        real = admin.cookies["sid"]
+        planted = "%064x" % rng.getrandbits(256) if i % 2 else real[:-1] + ("1" if real[-1] == "0" else "0")
         victim = server.client()
         victim.cookies["sid"] = planted
         victim.login("admin")
