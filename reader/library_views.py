@@ -53,6 +53,8 @@ def home(request):
     return render(request, "reader/home.html", {
         **data, "grid": tiles.grid(data["manga"], get_script_prefix()),
         "continue_html": tiles.resume_items(data["continue"], get_script_prefix()),
+        "recent_html": tiles.recent_items(data["recent"], get_script_prefix()),
+        "facets_html": tiles.facet_lists(data["facets"]),
         "story": story.summary(user) if first else None,
         "discover": discovery.feed(user)["items"][:discovery_views.ROW] if first else [],
         "q": q, "sort": sort, "sorts": shelf.SORTS.items(), "page_number": number,

@@ -50,6 +50,26 @@ def all_progress(user):
                 for m, chapters in db.section("progress").get(user, {}).items()}
 
 
+def read_state(user, chapters_of):
+    """{manga: (finished chapters, last read ms)} over the chapters `chapters_of(manga)` names (a set
+    of ids, or None to leave the manga out), read in place: the library page needs no copies."""
+    state = {}
+    with db.lock():
+        for manga, entries in db.section("progress").get(user, {}).items():
+            current = chapters_of(manga)
+            if not current:
+                continue
+            done, last, seen = 0, 0, False
+            for cid, entry in entries.items():
+                if cid in current:
+                    seen = True
+                    done += 1 if entry.get("done") else 0
+                    last = max(last, entry.get("t") or 0)
+            if seen:
+                state[manga] = (done, last)
+    return state
+
+
 def done_ids(user):
     """{manga: [finished chapter ids]} of every manga the user has progress in (an empty list for one
     only started), without copying the entries."""

@@ -73,15 +73,12 @@ def _user_state(user, index, rule):
 
 def _compute_state(user, index, sees):
     by_name = summaries.by_name(index)
-    state = {}
-    for name, entries in progress.all_progress(user).items():
+
+    def chapters_of(name):
         summary = by_name.get(name)
-        if summary is None or not sees(name):
-            continue
-        current = [e for cid, e in entries.items() if cid in summary.chapter_set]
-        if current:
-            state[name] = (sum(1 for e in current if e.get("done")), max(e.get("t") or 0 for e in current))
-    return state
+        return summary.chapter_set if summary is not None and sees(name) else None
+
+    return progress.read_state(user, chapters_of)
 
 
 def _matches(summary, terms):

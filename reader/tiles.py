@@ -6,6 +6,7 @@ following, the app root), so those fields are its cache key: a progress write ch
 count, a scan the summary's title, cover or chapter count, and either makes a new key, so a tile can
 never be stale and nothing has to be told to forget one. Users in the same state share a tile.
 Rendering 400 tiles through the template took most of the library page's time (docs/performance.md).
+The "Recently added" row and the facets are kept the same way, under the fields they show.
 """
 import threading
 
@@ -14,6 +15,8 @@ from django.utils.safestring import mark_safe
 
 TEMPLATE = "reader/_tile.html"
 RESUME_TEMPLATE = "reader/_resume.html"
+RECENT_TEMPLATE = "reader/_recent.html"
+FACETS_TEMPLATE = "reader/_facets.html"
 MAX_TILES = 20_000  # a whole library for a few dozen read states; then the cache starts again
 
 _lock = threading.Lock()
@@ -55,6 +58,20 @@ def resume_items(items, root):
     """The "continue reading" items (shelf.library()'s "continue"), joined, safe to put in the page."""
     return mark_safe("".join(_cached(_resume_key(item, root), RESUME_TEMPLATE, {"item": item, "root": root})
                              for item in items))
+
+
+def recent_items(items, root):
+    """The "Recently added" row's items (shelf.library()'s "recent"), safe to put in the page."""
+    key = (RECENT_TEMPLATE, tuple((i["name"], i["title"], i["url"], i["cover"], i["added"], i["chapters"])
+                                  for i in items), root)
+    return mark_safe(_cached(key, RECENT_TEMPLATE, {"recent": items, "root": root}))
+
+
+def facet_lists(facets):
+    """The tag and status facets (shelf.library()'s "facets"), safe to put in the page."""
+    key = (FACETS_TEMPLATE, *(tuple((f["value"], f["count"], f["on"], f["add"]) for f in facets[kind])
+                              for kind in ("tags", "statuses")))
+    return mark_safe(_cached(key, FACETS_TEMPLATE, {"facets": facets}))
 
 
 def clear():

@@ -82,4 +82,7 @@ def test_a_scan_that_adds_a_manga_shows_it(scanned, admin, library_dir):
     make_page(library_dir / "New Arrival" / "c0001 One" / "001.png")
     assert admin.post("/api/admin/rescan", {})[0] == 200
     wait_for_library(admin, 3)
-    assert re.search(r"New Arrival", page(admin))
+    html = page(admin)
+    recent = re.search(r'<section class="recent"[\s\S]*?</section>', html).group(0)
+    assert "New Arrival" in recent and "1 chapter</span>" in recent  # the row's own cache, made again
+    assert "New Arrival" in re.search(r'<ul class="grid" id="grid">[\s\S]*?</ul>', html).group(0)
