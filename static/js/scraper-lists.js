@@ -79,14 +79,15 @@ function operatorList(spec) {
     }, `${a.label}…`)));
   }
 
-  const tick = (item) => h("td", null, h("input", {
+  // Each box sits in a label a finger's size (.hit in app.css).
+  const tick = (item) => h("td", null, h("label", { className: "hit" }, h("input", {
     type: "checkbox", checked: st.selected.has(spec.id(item)), "aria-label": `Select ${spec.title(item)}`,
     onchange: (e) => { if (e.target.checked) st.selected.add(spec.id(item)); else st.selected.delete(spec.id(item)); spec.redraw(); },
-  }));
-  const tickAll = h("input", {
+  })));
+  const tickAll = h("label", { className: "hit" }, h("input", {
     type: "checkbox", checked: shown.length > 0 && selected.length === shown.length, "aria-label": "Select all shown",
     onchange: (e) => { shown.forEach((item) => (e.target.checked ? st.selected.add(spec.id(item)) : st.selected.delete(spec.id(item)))); spec.redraw(); },
-  });
+  }));
   const rows = shown.map((item) => { const tr = spec.row(item); tr.prepend(tick(item)); return tr; });
   const table = h("table", { className: "sc-table" },
     h("thead", null, h("tr", null, h("th", null, tickAll), spec.head.map((t) => h("th", null, t)))),
