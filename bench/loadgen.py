@@ -97,6 +97,19 @@ def run(base, path, *, method="GET", cookies=(), body=None, wrap=1, clients=1, s
 
 # The Python client, run in its own process by _python().
 
+def send(conn, method, path, payload, headers):
+    """One request on a kept-alive connection: (the connection to use next, whether it got 2xx/3xx).
+    A failed connection is replaced by a new one to the same address."""
+    try:
+        conn.request(method, path, body=payload, headers=headers)
+        response = conn.getresponse()
+        response.read()
+        return conn, 200 <= response.status < 400
+    except (OSError, http.client.HTTPException):
+        conn.close()
+        return http.client.HTTPConnection(conn.host, conn.port, timeout=conn.timeout), False
+
+
 def _client(spec, stop, latencies, errors, offset):
     host, port = spec["base"].split("//", 1)[1].rstrip("/").split(":")
     conn = http.client.HTTPConnection(host, int(port), timeout=10)
@@ -110,15 +123,7 @@ def _client(spec, stop, latencies, errors, offset):
             payload = spec["body"].replace("{i}", str(n % spec["wrap"])).encode()
             headers["Content-Type"] = "application/json"
         started = time.perf_counter()
-        try:
-            conn.request(spec["method"], spec["path"], body=payload, headers=headers)
-            response = conn.getresponse()
-            response.read()
-            ok = 200 <= response.status < 400
-        except (OSError, http.client.HTTPException):
-            conn.close()
-            conn = http.client.HTTPConnection(host, int(port), timeout=10)
-            ok = False
+        conn, ok = send(conn, spec["method"], spec["path"], payload, headers)
         latencies.append((time.perf_counter() - started) * 1000)
         if not ok:
             errors.append(1)

@@ -50,13 +50,14 @@ def site(library, data, app_port, port):
     return text
 
 
-class DeployedNginx:
-    def __init__(self, library, data, app_port, cpus=None):
-        self.tmp = Path(tempfile.mkdtemp(prefix="mc-nginx-"))
+class NginxProcess:
+    """nginx in the foreground on a free loopback port, from a nginx.conf that a subclass writes into
+    `tmp` (its pid, logs and temporary files stay there); `user` is the line nginx needs as root."""
+
+    def __init__(self, prefix, cpus=None):
+        self.tmp = Path(tempfile.mkdtemp(prefix=prefix))
         self.port = free_port()
-        user = f"user {pwd.getpwuid(os.geteuid()).pw_name};\n" if os.geteuid() == 0 else ""
-        (self.tmp / "site.conf").write_text(site(library, data, app_port, self.port))
-        (self.tmp / "nginx.conf").write_text(MAIN.format(user=user, tmp=self.tmp))
+        self.user = f"user {pwd.getpwuid(os.geteuid()).pw_name};\n" if os.geteuid() == 0 else ""
         self.cpus = cpus
         self.proc = None
 
@@ -69,7 +70,7 @@ class DeployedNginx:
                                      stdout=subprocess.DEVNULL, stderr=open(self.tmp / "stderr.log", "wb"),
                                      start_new_session=True)
         if self.cpus:
-            os.sched_setaffinity(self.proc.pid, self.cpus)
+            os.sched_setaffinity(self.proc.pid, self.cpus)  # the worker is forked after the config is read
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -90,3 +91,10 @@ class DeployedNginx:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class DeployedNginx(NginxProcess):
+    def __init__(self, library, data, app_port, cpus=None):
+        super().__init__("mc-nginx-", cpus)
+        (self.tmp / "site.conf").write_text(site(library, data, app_port, self.port))
+        (self.tmp / "nginx.conf").write_text(MAIN.format(user=self.user, tmp=self.tmp))

@@ -52,6 +52,8 @@ def run(base, routes, cookies, rate, seconds, cpus=None):
 
 def _worker(spec, jobs, results):
     host, port = spec["base"].split("//", 1)[1].rstrip("/").split(":")
+    from bench.loadgen import send  # here: this file runs as a script, bench is on the path from __main__
+
     conn = http.client.HTTPConnection(host, int(port), timeout=30)
     while True:
         job = jobs.get()
@@ -68,15 +70,7 @@ def _worker(spec, jobs, results):
         if body is not None:
             payload = body.replace('"p": 0', f'"p": {n % 2}').encode()
             headers["Content-Type"] = "application/json"
-        try:
-            conn.request(method, paths[n % len(paths)], body=payload, headers=headers)
-            response = conn.getresponse()
-            response.read()
-            ok = 200 <= response.status < 400
-        except (OSError, http.client.HTTPException):
-            conn.close()
-            conn = http.client.HTTPConnection(host, int(port), timeout=30)
-            ok = False
+        conn, ok = send(conn, method, paths[n % len(paths)], payload, headers)
         results.append((label, (time.perf_counter() - due) * 1000, ok))
 
 

@@ -9,24 +9,15 @@ folder, pinned to the server's CPU with the reader. It serves three things:
   otherwise drop (the snippet in docs/performance.md).
 """
 import os
-import pwd
-import shutil
-import signal
-import socket
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 from urllib.parse import quote
 
-from bench.server import free_port
 from library.links import signature
 
 from . import loadgen
-from .nginx_deploy import DeployedNginx
+from .nginx_deploy import NGINX, DeployedNginx, NginxProcess
 from .report import Row, skipped, target
-
-NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
 
 CONFIG = """\
 {user}worker_processes 1;
@@ -72,46 +63,11 @@ http {{
 """
 
 
-class Nginx:
+class Nginx(NginxProcess):
     def __init__(self, library, app_port, cpus=None):
-        self.tmp = Path(tempfile.mkdtemp(prefix="mc-bench-nginx-"))
-        self.port = free_port()
-        user = f"user {pwd.getpwuid(os.geteuid()).pw_name};\n" if os.geteuid() == 0 else ""
-        (self.tmp / "nginx.conf").write_text(CONFIG.format(user=user, tmp=self.tmp, app_port=app_port, port=self.port,
-                                                           library=os.path.realpath(library)))
-        self.cpus = cpus
-        self.proc = None
-
-    @property
-    def url(self):
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self):
-        self.proc = subprocess.Popen([NGINX, "-p", str(self.tmp), "-c", str(self.tmp / "nginx.conf")],
-                                     stdout=subprocess.DEVNULL, stderr=open(self.tmp / "stderr.log", "wb"),
-                                     start_new_session=True)
-        if self.cpus:
-            os.sched_setaffinity(self.proc.pid, self.cpus)  # the worker is forked after the config is read
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"nginx exited: {(self.tmp / 'stderr.log').read_text()}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return self
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("nginx did not start listening")
-
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGQUIT)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        super().__init__("mc-bench-nginx-", cpus)
+        (self.tmp / "nginx.conf").write_text(CONFIG.format(user=self.user, tmp=self.tmp, app_port=app_port,
+                                                           port=self.port, library=os.path.realpath(library)))
 
 
 def _rate(r, size):

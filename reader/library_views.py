@@ -50,10 +50,11 @@ def home(request):
     params = {k: v for k, v in (("q", q), ("sort", sort if sort != "title" else "")) if v}
     user = request.account["name"]
     first = number == 1 and not q
+    root = get_script_prefix()
     return render(request, "reader/home.html", {
-        **data, "grid": tiles.grid(data["manga"], get_script_prefix()),
-        "continue_html": tiles.resume_items(data["continue"], get_script_prefix()),
-        "recent_html": tiles.recent_items(data["recent"], get_script_prefix()),
+        **data, "grid": tiles.grid(data["manga"], root),
+        "continue_html": tiles.resume_items(data["continue"], root),
+        "recent_html": tiles.recent_items(data["recent"], root),
         "facets_html": tiles.facet_lists(data["facets"]),
         "story": story.summary(user) if first else None,
         "discover": discovery.feed(user)["items"][:discovery_views.ROW] if first else [],

@@ -18,6 +18,15 @@ def names(page):
     return page.locator("table.list .user-name").all_inner_texts()
 
 
+def select_bob_and_carol(page):
+    """Tick bob's box, and carol's through the label around it, which is a finger's size."""
+    target = page.get_by_label("Select carol").locator("xpath=..").bounding_box()  # its label
+    assert target["width"] >= 44 and target["height"] >= 44, target  # on a phone too
+    page.get_by_label("Select bob", exact=True).check()
+    page.locator("label.hit").filter(has=page.get_by_label("Select carol")).click()  # the label toggles it
+    expect(page.get_by_label("Select carol")).to_be_checked()
+
+
 def test_it_searches_filters_and_deletes_after_a_confirmation(server, admin, context):
     for name in ("ann", "bob", "bobby", "carol"):
         assert admin.post("/api/admin/user", {"name": name, "password": PASSWORD})[0] == 200
@@ -38,11 +47,7 @@ def test_it_searches_filters_and_deletes_after_a_confirmation(server, admin, con
     page.goto(server.url + "/settings/admin/users/?q=o")
     assert names(page) == ["bob", "bobby", "carol"]
     expect(page.get_by_label("Select admin")).to_have_count(0)  # the admin's own row has no box
-    target = page.get_by_label("Select carol").locator("xpath=..").bounding_box()  # its label
-    assert target["width"] >= 44 and target["height"] >= 44, target  # a finger's size, on a phone too
-    page.get_by_label("Select bob", exact=True).check()
-    page.locator("label.hit").filter(has=page.get_by_label("Select carol")).click()  # the label toggles it
-    expect(page.get_by_label("Select carol")).to_be_checked()
+    select_bob_and_carol(page)
     page.get_by_role("button", name="Delete selected…").click()
     expect(page.locator("h1")).to_have_text("Delete 2 users?")
     expect(page.get_by_role("listitem").filter(has_text="carol")).to_have_count(1)
@@ -51,11 +56,7 @@ def test_it_searches_filters_and_deletes_after_a_confirmation(server, admin, con
     page.get_by_role("link", name="No, go back").click()
     assert names(page) == ["bob", "bobby", "carol"]  # nothing deleted, the search kept
 
-    target = page.get_by_label("Select carol").locator("xpath=..").bounding_box()  # its label
-    assert target["width"] >= 44 and target["height"] >= 44, target  # a finger's size, on a phone too
-    page.get_by_label("Select bob", exact=True).check()
-    page.locator("label.hit").filter(has=page.get_by_label("Select carol")).click()  # the label toggles it
-    expect(page.get_by_label("Select carol")).to_be_checked()
+    select_bob_and_carol(page)
     page.get_by_role("button", name="Delete selected…").click()
     page.get_by_role("button", name="Yes, delete 2").click()
     expect(page.locator(".messages")).to_contain_text("2 users deleted with their data: bob, carol.")
