@@ -252,3 +252,17 @@ def _content(m):
 def same_content(a, b):
     """True when two builds of a manga show the same thing (stamps and times aside)."""
     return all(x == y for x, y in zip_longest(_content(a), _content(b)))
+
+
+def _stamps(m):
+    yield m.stamp, m.watch, m.warnings, m.added, m.updated
+    for b in m.books:
+        yield b.stamp
+        for c in b.chapters:
+            for v in c.versions:
+                yield v.stamp
+
+
+def same_build(a, b):
+    """True when `a` can stand for `b`: the same content, stamps, times and warnings."""
+    return same_content(a, b) and all(x == y for x, y in zip_longest(_stamps(a), _stamps(b)))

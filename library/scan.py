@@ -7,7 +7,8 @@
 3. Otherwise the manga is built again from its folders (build.py). A shallow rebuild reuses every
    chapter folder whose stamp is unchanged and the sizes of file names it knew; a full scan lists
    every folder, stats every page, and reads a header only when the scan cache has no entry with
-   the same size and mtime.
+   the same size and mtime. A build equal to the previous one in content, stamps and warnings
+   (model.same_build) is dropped for the previous Manga object.
 4. The new Index is compared with the previous one: manga added, changed (same_content) or removed.
 
 Settling (SCAN_SETTLE, `settle` seconds; 0 turns it off): a chapter folder that is read (new or
@@ -32,7 +33,7 @@ from . import archives, imagesize, zipread
 from .build import MangaBuilder
 from .folders import list_folder
 from .index import Index
-from .model import same_content, stamp_of
+from .model import same_build, same_content, stamp_of
 from .names import is_archive, is_page, unread_format
 
 log = logging.getLogger(__name__)
@@ -235,7 +236,10 @@ class Scan:
         if old is not None and not self.full and self._unchanged(old):
             return old
         try:
-            return MangaBuilder(self, name, old).build()
+            new = MangaBuilder(self, name, old).build()
+            # A full scan reads everything again; what it found unchanged keeps its object, so the
+            # caches keyed by it (summaries, tiles, the library page) stay valid.
+            return old if old is not None and new is not None and same_build(new, old) else new
         except FileNotFoundError:
             return None
         except OSError as e:

@@ -151,8 +151,11 @@ def load_cache(path, root):
     return folders if isinstance(folders, dict) else {}
 
 
-def save_cache(path, folders, root):
+def save_cache(path, folders, root, saved=None):
+    """Write the scan cache, unless it is `saved` (the folders load_cache() returned) already."""
     entries = {rel: {**entry, "m": _hex(entry["m"])} if "m" in entry else entry for rel, entry in folders.items()}
+    if entries == saved:
+        return True
     try:
         write_atomic(path, orjson.dumps({"version": CACHE_VERSION, "library": str(root), "folders": entries}))
         return True

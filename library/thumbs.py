@@ -20,6 +20,7 @@ from io import BytesIO
 from django.conf import settings
 from PIL import Image, ImageOps
 
+from mangacircus import pauses
 from mangacircus.jsonfile import write_atomic
 
 from . import files, index
@@ -138,6 +139,7 @@ def on_scan(current, report):
 
 
 def _work():
+    pauses.background()
     while True:
         names = _queue.get()
         if names is None:

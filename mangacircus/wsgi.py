@@ -7,6 +7,7 @@ from mangacircus import chunked  # noqa: E402
 
 application = chunked.whole_bodies(get_wsgi_application())
 
-from mangacircus import runtime  # noqa: E402  (needs the configured apps)
+from mangacircus import pauses, runtime  # noqa: E402  (needs the configured apps)
 
+pauses.tune()
 runtime.start()

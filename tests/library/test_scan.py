@@ -137,6 +137,31 @@ def test_it_reuses_unchanged_manga_in_a_shallow_check(library_dir):
     assert report["changed"] == {"added": [], "changed": [], "removed": []}
 
 
+def test_a_full_scan_keeps_the_objects_of_manga_it_found_unchanged(library_dir):
+    from library.scan import differs
+    first, _ = scan(library_dir)
+    second, report = scan(library_dir, first, "full")
+    assert report["work"]["listings"] > 0  # it did read every folder again
+    assert all(second.manga[n] is first.manga[n] for n in first.manga)
+    assert not differs(first, second)
+    publish(library_dir / "Moon Garden" / "b01 Spring" / "c0003 Leaves")
+    third, report = scan(library_dir, second, "full")
+    assert third.manga["Moon Garden"] is not second.manga["Moon Garden"]
+    assert third.manga["Long Scroll"] is second.manga["Long Scroll"]
+    assert report["changed"]["changed"] == ["Moon Garden"] and differs(second, third)
+
+
+def test_a_full_scan_takes_a_new_object_when_only_stamps_moved(library_dir):
+    first, _ = scan(library_dir)
+    bump(library_dir / "Long Scroll")  # same pages, a newer folder mtime: a shallow check must see the new stamp
+    second, report = scan(library_dir, first, "full")
+    assert second.manga["Long Scroll"] is not first.manga["Long Scroll"]
+    assert second.manga["Long Scroll"].stamp != first.manga["Long Scroll"].stamp
+    assert report["changed"]["changed"] == []  # nothing shown changed
+    third, _ = scan(library_dir, second, "shallow")
+    assert third.manga["Long Scroll"] is second.manga["Long Scroll"]
+
+
 def test_it_finds_a_chapter_renamed_into_place_in_one_shallow_check(library_dir):
     first, _ = scan(library_dir)
     publish(library_dir / "Moon Garden" / "b01 Spring" / "c0003 Leaves")
@@ -179,6 +204,7 @@ def test_it_catches_in_place_overwrites_only_in_a_full_scan(library_dir):
     full, report = scan(library_dir, first, "full")
     assert full.get("Moon Garden").chapter("1/1").versions[0].pages()[0].w == 300
     assert report["changed"]["changed"] == ["Moon Garden"]
+    assert full.manga["Moon Garden"] is not first.manga["Moon Garden"]
 
 
 def test_it_reads_headers_only_for_files_the_cache_does_not_know(library_dir):

@@ -56,6 +56,22 @@ def test_it_restores_before_any_walk_and_keeps_the_last_full_time(configured, li
     assert check["work"]["listings"] == 0
 
 
+def test_a_full_scan_that_changes_nothing_keeps_the_index_and_writes_no_file(configured, library_dir, data_dir):
+    service.start()
+    assert service.request_scan(full=True, wait=True, timeout=10) is not None
+    files = [data_dir / "library-index.json", data_dir / "scan-cache.json"]
+    written = [f.stat().st_ino for f in files]  # every write is a rename over the file: a new inode
+    before = index.current()
+    report = service.request_scan(full=True, wait=True, timeout=10)
+    assert report["kind"] == "full" and report["changed"] == {"added": [], "changed": [], "removed": []}
+    assert index.current() is before
+    assert [f.stat().st_ino for f in files] == written
+    publish(library_dir / "Moon Garden" / "c0042 Answer")
+    report = service.request_scan(full=True, wait=True, timeout=10)
+    assert report["changed"]["changed"] == ["Moon Garden"] and index.current() is not before
+    assert all(f.stat().st_ino != ino for f, ino in zip(files, written))
+
+
 def test_it_waits_for_a_requested_scan_and_merges_requests(configured, library_dir):
     service.start()
     assert service.request_scan(wait=True, timeout=10)["kind"] in ("full", "shallow")

@@ -148,3 +148,22 @@ def test_it_reads_chunked_request_bodies_up_to_1_mb(data_dir, library_dir):
         assert admin.get("/api/me")[2]["settings"]["skipCovers"] is False
     finally:
         srv.stop()
+
+
+def test_its_background_threads_run_at_a_lower_priority_and_the_heap_is_frozen(data_dir, library_dir):
+    """mangacircus/pauses.py in the real worker: the scanner and thumbnail threads are niced and the
+    objects alive after the first scan are out of the collector's sight."""
+    server = Server(data_dir, library_dir, env={"LOG_LEVEL": "INFO"}).start()
+    try:
+        worker = int(open(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read().split()[0])
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and "long-lived objects frozen" not in server.log.read_text():
+            time.sleep(0.1)
+        assert "long-lived objects frozen" in server.log.read_text()
+        tasks = os.listdir(f"/proc/{worker}/task")
+        nice = {int(tid): os.getpriority(os.PRIO_PROCESS, int(tid)) for tid in tasks}
+    finally:
+        server.stop()
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    assert nice[worker] == mine  # the main thread, and with it every request thread, keeps its priority
+    assert sorted(n - mine for n in nice.values() if n != mine) == [10, 10]  # the scanner and the thumbnails

@@ -1,0 +1,59 @@
+"""What keeps background work from pausing requests: the cycle collector and background threads.
+
+The collector holds the GIL while it walks a generation, so every request waits for it. In the
+reader the oldest generation is mostly objects that live as long as the process: Django, the
+compiled templates, the library index (tens of thousands of objects). With the defaults a full
+collection paused every request for 60-150 ms, several times a minute under load, and a full scan
+(which builds a new index before comparing it with the old) made them come more often
+(docs/performance.md, "Pauses").
+
+- `tune()` (the `serve` worker, from wsgi.py): the youngest generation is collected every 10,000
+  allocations instead of 700, so the objects of a request or a scan usually die by reference
+  counting before the collector ever sees them.
+- `settle()` (the scanner, once its first scan and hooks have run): one collection, then
+  `gc.freeze()` moves every object alive at that point out of the collector's sight. They are still
+  freed by reference counting when nothing refers to them (the index is a tree, without cycles).
+- `background()` (a background thread, about itself): a lower CPU priority for that thread on Linux,
+  so a request thread woken while it runs gets the CPU, and with it the GIL, first.
+"""
+import gc
+import logging
+import os
+import sys
+import threading
+import time
+
+log = logging.getLogger(__name__)
+
+YOUNG_THRESHOLD = 10_000
+BACKGROUND_NICE = 10  # added to the thread's nice value
+
+_state = {"tuned": False, "settled": False}
+
+
+def tune():
+    gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+    _state["tuned"] = True
+
+
+def settle():
+    """Freeze the objects alive now; once per process, and only in a tuned one (not in tests)."""
+    if not _state["tuned"] or _state["settled"]:
+        return
+    _state["settled"] = True
+    started = time.perf_counter()
+    gc.collect()
+    gc.freeze()
+    log.info("pauses: %d long-lived objects frozen in %.0f ms", gc.get_freeze_count(),
+             (time.perf_counter() - started) * 1000)
+
+
+def background():
+    """Lower the calling thread's CPU priority (Linux gives each thread its own nice value)."""
+    if not sys.platform.startswith("linux"):
+        return
+    me = threading.get_native_id()
+    try:
+        os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + BACKGROUND_NICE))
+    except OSError as e:
+        log.warning("pauses: could not lower the priority of %s: %s", threading.current_thread().name, e)

@@ -1,0 +1,48 @@
+"""mangacircus/pauses.py: the collector's settings and the background threads' priority."""
+import gc
+import os
+import threading
+
+import pytest
+
+from mangacircus import pauses
+
+
+@pytest.fixture
+def fresh_collector():
+    threshold = gc.get_threshold()
+    state = dict(pauses._state)
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*threshold)
+    pauses._state.update(state)
+
+
+def test_settle_freezes_nothing_until_the_server_tuned_the_collector(fresh_collector):
+    pauses._state.update(tuned=False, settled=False)
+    pauses.settle()
+    assert gc.get_freeze_count() == 0
+    pauses.tune()
+    assert gc.get_threshold()[0] == pauses.YOUNG_THRESHOLD
+    pauses.settle()
+    frozen = gc.get_freeze_count()
+    assert frozen > 1000  # this process's modules, classes and functions
+    gc.unfreeze()
+    pauses.settle()  # once per process
+    assert gc.get_freeze_count() == 0
+
+
+def test_background_lowers_only_the_calling_thread(fresh_collector):
+    seen = {}
+
+    def work():
+        pauses.background()
+        seen["thread"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert seen["thread"] == min(mine + pauses.BACKGROUND_NICE, 19)
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine
+    assert os.getpriority(os.PRIO_PROCESS, 0) == mine
