@@ -85,7 +85,7 @@ def server_rows(work, library, index_pages, opts, say):
     say("start to browsable")
     rows = [serving.start_row(data, library, empty_data, empty_library, cookies[0], index_pages["pages"],
                               server_cpus, opts["runs"])]
-    server = serving.start_server(data, library, cpus=server_cpus)
+    server = serving.start_server(data, library, cpus=server_cpus, collectstatic=True)
     handoff_env = {"SENDFILE_HEADER": "x-accel-redirect", "SENDFILE_PREFIX": "/protected-library/",
                    "IMAGE_LINKS": "signed"}
     handoff = serving.start_server(handoff_data, library, cpus=server_cpus, env=handoff_env)

@@ -23,7 +23,7 @@ def free_port():
 
 
 class Server:
-    def __init__(self, data, library=None, env=None, threads=8):
+    def __init__(self, data, library=None, env=None, threads=8, collectstatic=False):
         self.data = Path(data)
         self.library = library
         self.port = free_port()
@@ -34,6 +34,7 @@ class Server:
         if library is not None:
             self.env["LIBRARY"] = str(library)
         self.threads = threads
+        self.collectstatic = collectstatic  # as a deployment runs it: hashed names, cached for good
         self.proc = None
         self.log = self.data.parent / f"serve-{self.port}.log"
 
@@ -45,7 +46,7 @@ class Server:
         self.data.mkdir(parents=True, exist_ok=True)
         self.proc = subprocess.Popen(
             [sys.executable, "manage.py", "serve", "--bind", f"127.0.0.1:{self.port}",
-             "--threads", str(self.threads), "--no-collectstatic"],
+             "--threads", str(self.threads), *([] if self.collectstatic else ["--no-collectstatic"])],
             cwd=ROOT, env=self.env, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT,
             start_new_session=True,
         )

@@ -24,8 +24,8 @@ def pinning():
     return (SERVER_CPUS, CLIENT_CPUS) if (os.cpu_count() or 1) >= 2 else (None, None)
 
 
-def start_server(data, library, env=None, cpus=None, wait=True):
-    server = Server(data, library, env={"LOG_LEVEL": "WARNING", **(env or {})})
+def start_server(data, library, env=None, cpus=None, wait=True, collectstatic=False):
+    server = Server(data, library, env={"LOG_LEVEL": "WARNING", **(env or {})}, collectstatic=collectstatic)
     server.start(wait=False)
     if cpus:
         # gunicorn forks its worker only after Django is set up, so the worker inherits this.
