@@ -19,7 +19,8 @@ from .server import ROOT, free_port
 
 SITE = ROOT / "deploy" / "nginx.conf"
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
-EXAMPLE = {"LIBRARY": "/srv/manga", "DATA": "/var/lib/mangacircus", "APP": "127.0.0.1:8080", "LISTEN": "listen 80;"}
+EXAMPLE = {"LIBRARY": "/srv/manga", "DATA": "/var/lib/mangacircus", "APP": "127.0.0.1:8080", "LISTEN": "listen 80;",
+           "CACHE": "/var/cache/nginx/mangacircus"}
 
 MAIN = """\
 {user}worker_processes 1;
@@ -40,11 +41,12 @@ http {{
 """
 
 
-def site(library, data, app_port, port):
+def site(library, data, app_port, port, cache):
     """deploy/nginx.conf with these paths and ports in place of the example ones."""
     text = SITE.read_text()
     for key, value in (("LIBRARY", os.path.realpath(library)), ("DATA", os.path.realpath(data)),
-                       ("APP", f"127.0.0.1:{app_port}"), ("LISTEN", f"listen 127.0.0.1:{port};")):
+                       ("APP", f"127.0.0.1:{app_port}"), ("LISTEN", f"listen 127.0.0.1:{port};"),
+                       ("CACHE", str(cache))):
         assert EXAMPLE[key] in text, f"deploy/nginx.conf no longer holds {EXAMPLE[key]!r}"
         text = text.replace(EXAMPLE[key], value)
     return text
@@ -96,5 +98,5 @@ class NginxProcess:
 class DeployedNginx(NginxProcess):
     def __init__(self, library, data, app_port, cpus=None):
         super().__init__("mc-nginx-", cpus)
-        (self.tmp / "site.conf").write_text(site(library, data, app_port, self.port))
+        (self.tmp / "site.conf").write_text(site(library, data, app_port, self.port, self.tmp / "cache"))
         (self.tmp / "nginx.conf").write_text(MAIN.format(user=self.user, tmp=self.tmp))

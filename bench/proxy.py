@@ -2,7 +2,8 @@
 
 nginx (Debian: `apt-get install nginx`) runs on loopback from a config written to a temporary
 folder, pinned to the server's CPU with the reader. It serves three things:
-- /direct/<path>: the file straight from LIBRARY (the baseline: what a web server alone does);
+- /direct/<path>: the file straight from LIBRARY (the baseline: what a web server alone does), and
+  /direct-thumbs/<file>: a cover thumbnail straight from DATA/thumbs;
 - /lib/<path>: proxied to a reader started with SENDFILE_HEADER=x-accel-redirect, which checks the
   session and answers with an empty X-Accel-Redirect response that nginx then fills;
 - /protected-library/: internal, the target of those redirects, with the two headers nginx would
@@ -46,6 +47,9 @@ http {{
         location /direct/ {{
             alias {library}/;
         }}
+        location /direct-thumbs/ {{
+            alias {thumbs}/;
+        }}
         location /protected-library/ {{
             internal;
             alias {library}/;
@@ -64,10 +68,11 @@ http {{
 
 
 class Nginx(NginxProcess):
-    def __init__(self, library, app_port, cpus=None):
+    def __init__(self, library, app_port, cpus=None, thumbs=None):
         super().__init__("mc-bench-nginx-", cpus)
-        (self.tmp / "nginx.conf").write_text(CONFIG.format(user=self.user, tmp=self.tmp, app_port=app_port,
-                                                           port=self.port, library=os.path.realpath(library)))
+        (self.tmp / "nginx.conf").write_text(CONFIG.format(
+            user=self.user, tmp=self.tmp, app_port=app_port, port=self.port, library=os.path.realpath(library),
+            thumbs=os.path.realpath(thumbs or library)))
 
 
 def _rate(r, size):
@@ -80,15 +85,20 @@ def signed_url(data, rel, sid):
     return f"/lib/{quote(rel)}?e={until}&s={signature(rel, sid, until, (Path(data) / 'link-secret').read_text())}"
 
 
-def _signed(library, data, path, handoff, cookies, seconds, clients, server_cpus, client_cpus):
-    """Load on a signed link through deploy/nginx.conf; the figures, after checking the file comes back."""
+def _signed(library, data, path, cover, handoff, cookies, seconds, clients, server_cpus, client_cpus):
+    """Load on a signed link, then on a cover with the link cookies, through deploy/nginx.conf; the
+    figures, after checking each file comes back (the cover's first request fills nginx's cache)."""
     site = DeployedNginx(library, data, handoff.port, cpus=server_cpus).start()
     try:
         via = handoff.__class__("127.0.0.1", site.port)
         via.cookies = dict(handoff.cookies)
-        status, headers, body = via.request("GET", path)
-        assert status == 200 and headers.get("Content-Type", "").startswith("image/"), (status, dict(headers))
-        return loadgen.run(site.url, path, cookies=cookies, clients=clients, seconds=seconds, cpus=client_cpus)
+        for url in (path, cover):
+            status, headers, body = via.request("GET", url)
+            assert status == 200 and headers.get("Content-Type", "").startswith("image/"), (status, dict(headers))
+        page = loadgen.run(site.url, path, cookies=cookies, clients=clients, seconds=seconds, cpus=client_cpus)
+        browser = {"Cookie": "; ".join(f"{k}={v}" for k, v in handoff.cookies.items())}
+        covers = loadgen.run(site.url, cover, headers=browser, clients=clients, seconds=seconds, cpus=client_cpus)
+        return page, covers
     finally:
         site.stop()
 
@@ -96,14 +106,16 @@ def _signed(library, data, path, handoff, cookies, seconds, clients, server_cpus
 def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, client_cpus, handoff_data=None):
     """/lib/<rel> from gunicorn alone (`direct`: a reader without the hand-off) and through nginx with
     the hand-off (`handoff`: a reader with SENDFILE_HEADER=x-accel-redirect and IMAGE_LINKS=signed),
-    and as a signed link through deploy/nginx.conf, against nginx alone serving the same file."""
+    and as a signed link through deploy/nginx.conf, against nginx alone serving the same file; a cover
+    thumbnail through deploy/nginx.conf with the link cookies, against nginx alone serving its file."""
     name_direct = f"/lib/ image, gunicorn alone, {clients} clients"
     name_proxy = f"/lib/ image, nginx + hand-off, {clients} clients"
     name_signed = f"/lib/ signed link, nginx, {clients} clients"
     if NGINX is None:
         why = "nginx is not installed (Debian: apt-get install nginx); no baseline"
         return [skipped(name_direct, why), skipped(name_proxy, why),
-                skipped(name_signed, why, "ratio >= 0.8 | ≥ 0.8× nginx")]
+                skipped(name_signed, why, "ratio >= 0.8 | ≥ 0.8× nginx"),
+                skipped(f"/thumb/ cover, link cookies, {clients} clients", why, "ratio >= 0.8 | ≥ 0.8× nginx")]
     size = (Path(library) / rel).stat().st_size
     path = "/lib/" + quote(rel)
     check = handoff.request("GET", path)
@@ -128,11 +140,16 @@ def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, clien
     signed = None
     if handoff_data is not None:
         link = signed_url(handoff_data, rel, cookies[0])
-        signed = _signed(library, handoff_data, link, handoff, cookies, seconds, clients, server_cpus, client_cpus)
-        nginx = Nginx(library, handoff.port, cpus=server_cpus).start()  # nginx alone again, right after
+        cover = "/" + handoff.get("/api/library?limit=1")[2]["manga"][0]["cover"]  # brings the link cookies too
+        thumb = Path(handoff_data) / "thumbs" / cover.rsplit("/", 1)[1]
+        signed, covers = _signed(library, handoff_data, link, cover, handoff, cookies, seconds, clients, server_cpus,
+                                 client_cpus)
+        nginx = Nginx(library, handoff.port, cpus=server_cpus, thumbs=thumb.parent).start()  # nginx alone, right after
         try:
             again = loadgen.run(nginx.url, "/direct/" + quote(rel), clients=clients, seconds=seconds,
                                 cpus=client_cpus)
+            thumb_alone = loadgen.run(nginx.url, "/direct-thumbs/" + thumb.name, clients=clients, seconds=seconds,
+                                      cpus=client_cpus)
         finally:
             nginx.stop()
     gun = loadgen.run(f"http://127.0.0.1:{direct.port}", path, cookies=[direct.cookies["sid"]], clients=clients,
@@ -153,4 +170,10 @@ def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, clien
                         baseline=f"nginx {mean:,.0f}/s (before {alone['rps']:,.0f}, after {again['rps']:,.0f})",
                         ratio=signed["rps"] / mean, target=target("ratio >= 0.8 | ≥ 0.8× nginx"),
                         note=f"{signed['errors']} of {signed['requests']} failed" if signed["errors"] else ""))
+        size = thumb.stat().st_size
+        rows.append(Row(f"/thumb/ cover, link cookies, {clients} clients", value=covers["rps"],
+                        shown=_rate(covers, size), baseline=f"nginx, the thumbnail's file {_rate(thumb_alone, size)}",
+                        ratio=covers["rps"] / thumb_alone["rps"], target=target("ratio >= 0.8 | ≥ 0.8× nginx"),
+                        note=f"a {size / 1000:.0f} KB WebP from nginx's cache"
+                             + (f"; {covers['errors']} of {covers['requests']} failed" if covers["errors"] else "")))
     return rows

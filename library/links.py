@@ -17,6 +17,17 @@ while. A session ended or a restriction applied stops new links at once (they ar
 allowed request); a link already handed out, with its sid, works at the proxy until it expires.
 Without a proxy the same URLs work: the /lib/ route ignores the query and checks the session.
 Pages inside a CBZ/ZIP archive are never signed: nginx cannot open a member from disk.
+
+Cover thumbnails are named by their file (`thumb/<manga>/<file>.webp`, the same URL for everyone,
+so the library's cached tiles stay shared); what nginx checks for them is a pair of cookies, the
+link cookies, that `library.middleware` keeps on a signed-in browser: `mclink_e` (the expiry, on
+the same grid) and `mclink_s`, nginx's `secure_link_md5` of
+
+    "<expires>/thumb/<the sid cookie> <secret>"
+
+A user with restrictions (library.guard) is never given them, so each of their cover requests
+reaches the reader's /thumb/ route and its checks; the cookies go at sign-out and when a user is
+restricted, and a pair already handed out works until its expiry, like a link.
 """
 import base64
 import hashlib
@@ -73,6 +84,11 @@ def signature(rel, sid, until, key=None):
     """nginx's secure_link_md5 value for the page `rel` (below LIBRARY, unescaped), the session `sid`."""
     text = f"{until}{rel}{sid} {key or secret()}".encode("utf-8", "surrogateescape")
     return base64.urlsafe_b64encode(hashlib.md5(text).digest()).rstrip(b"=").decode()
+
+
+def thumb_signature(sid, until, key=None):
+    """The `mclink_s` cookie's value for the session `sid` until `until` (cover thumbnails)."""
+    return signature("/thumb/", sid, until, key)
 
 
 def signed_query(rel, sid, until=None):

@@ -1,5 +1,7 @@
 """Library routes: page images (/lib/…), their thumbnails (/lib-thumb/…), cover thumbnails (/thumb/…)
 and the admin's "scan now"."""
+import re
+
 from django.http import JsonResponse
 
 from mangacircus.http import api, field
@@ -7,6 +9,7 @@ from mangacircus.http import api, field
 from . import files, guard, index, page_thumbs, service, thumbs
 
 RESCAN_WAIT = 600  # seconds an admin's "scan now" waits for its report
+THUMB_FILE = re.compile(r"[0-9a-f]{32}\.webp")  # thumbs.key() + ".webp"
 
 
 def _refusal(request):
@@ -46,10 +49,16 @@ def page_thumbnail(request, rel=None):
 
 
 def cover_thumbnail(request, name=None):
-    """GET /thumb/<manga>: the manga's cover as a small WebP, made on demand when missing."""
+    """GET /thumb/<manga> or /thumb/<manga>/<file>.webp (the URL the reader hands out, naming the
+    thumbnail's file for nginx: library/links.py): the manga's cover as a small WebP, made on demand
+    when missing. A file name that is not the current one still gets the current thumbnail."""
     refusal = _refusal(request)
     if refusal:
         return refusal
+    if name and "/" in name:
+        name, _, file = name.rpartition("/")
+        if not THUMB_FILE.fullmatch(file):
+            return _not_found()
     manga = index.current().get(name)
     path = thumbs.make(manga) if manga and guard.allowed(request.account, manga.name) else None
     response = files.image_response(request, str(path)) if path else None

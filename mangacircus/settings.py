@@ -215,6 +215,7 @@ MIDDLEWARE = [
     "mangacircus.middleware.ApiGuardMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "accounts.middleware.SessionMiddleware",
+    "reader.linkcookies.LinkCookieMiddleware",  # cover thumbnails nginx serves alone (IMAGE_LINKS)
     "django.contrib.messages.middleware.MessageMiddleware",
     "mangacircus.middleware.ErrorPageMiddleware",  # the styled error page for an empty error answer
 ]

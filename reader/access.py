@@ -156,4 +156,4 @@ def set_restrictions(user, only, exclude_tags):
     return restrictions(user)
 
 
-guard.register(can_see)
+guard.register(can_see, limited=restricted)

@@ -7,6 +7,7 @@ from functools import lru_cache
 from urllib.parse import quote
 
 from library import index as library_index
+from library import thumbs
 from mangacircus.errors import NotFound
 from mangacircus.http import text_field
 
@@ -79,8 +80,14 @@ def note_url(index, note):
 
 
 def cover_url(manga):
-    """The manga's cover thumbnail (library/thumbs.py), or None when it has no cover at all."""
-    return f"thumb/{quote(manga.name, safe='')}" if manga.cover else None
+    """The manga's cover thumbnail (library/thumbs.py), or None when it has no cover at all. It
+    names the thumbnail's file, so nginx can serve it from DATA/thumbs (library/links.py), and a
+    changed cover gets a new URL."""
+    if not manga.cover:
+        return None
+    key = thumbs.key(manga)
+    name = quote(manga.name, safe="")
+    return f"thumb/{name}/{key}.webp" if key else f"thumb/{name}"
 
 
 def chapter_label(chapter):

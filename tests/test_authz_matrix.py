@@ -209,6 +209,9 @@ MATRIX = [
     (PAGE_THUMB,                              "GET",  "/lib-thumb/Invented/c1/001.png",      None,             401, 404, 404, 404),
     (THUMB,                                   "GET",  f"/thumb/{MOON}",                      None,             401, 200, 200, 200),
     (THUMB,                                   "GET",  "/thumb/Invented",                     None,             401, 404, 404, 404),
+    # The form the reader hands out, naming the thumbnail's file (any well-formed name: the current cover).
+    (THUMB,                                   "GET",  f"/thumb/{MOON}/{'0' * 32}.webp",      None,             401, 200, 200, 200),
+    (THUMB,                                   "GET",  f"/thumb/{MOON}/db.json",              None,             401, 404, 404, 404),
     ("api/admin/rescan",                      "POST", "/api/admin/rescan",                   {"full": False},  401, 403, 403, 200),
     # reader/peer_urls.py: the peer API takes a peer's secret and never a session; the admin's peer screens
     ("api/peer/catalog",                      "GET",  "/api/peer/catalog",                   None,             401, 401, 401, 401),
@@ -263,6 +266,7 @@ RESTRICTED = {
     ("GET", f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png"): 404,
     ("GET", f"/lib/{MOON}/b01%20Spring/c0001%20Seeds/001.png?e=4102444800&s=forged"): 404,  # a signature changes nothing
     ("GET", f"/thumb/{MOON}"): 404,
+    ("GET", f"/thumb/{MOON}/{'0' * 32}.webp"): 404,  # the link cookies are never given to a restricted user
     ("GET", f"/lib-thumb/{MOON}/b01%20Spring/c0001%20Seeds/001.png"): 404,
     ("GET", f"/download/{MOON}/1/2/"): 404,
     ("GET", f"/download/{MOON}/1/"): 404,
@@ -273,6 +277,7 @@ ALWAYS_AS_OTHER = {  # rows naming Moon Garden whose answer does not depend on s
     ("POST", "/api/reading/pulse"),  # the reading clock is off: 403 before any lookup
     ("GET", f"/lib/{MOON}/manga.json"),  # not an image: 404 either way
     ("GET", f"/lib-thumb/{MOON}/manga.json"),
+    ("GET", f"/thumb/{MOON}/db.json"),  # not a thumbnail's name: 404 either way
     ("GET", f"/api/chapter?m={MOON}&c=9/9"),  # no such chapter: 404 either way
     ("GET", f"/download/{MOON}/1/9/"),
     # the curators' routes: admins only, so 403 before any lookup

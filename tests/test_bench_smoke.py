@@ -22,7 +22,8 @@ ROWS = [
     *(f"{route}, {n}" for n in ("1 client", "16 clients")
       for route in ("GET /api/chapter", "POST /api/progress", "GET /api/library", "GET / (library page)")),
     "/lib/ image, gunicorn alone, 16 clients", "/lib/ image, nginx + hand-off, 16 clients",
-    "/lib/ signed link, nginx, 16 clients", "reader: navigation to first page painted",
+    "/lib/ signed link, nginx, 16 clients", "/thumb/ cover, link cookies, 16 clients",
+    "reader: navigation to first page painted",
     *(f"open loop 200/s: {route}" for route in ("GET /lib/ page", "POST /api/progress", "GET /api/chapter",
                                                 "GET /api/library", "GET / (library page)")),
     "open loop: rate where p99 passes 100 ms", "open loop 200/s, full scans: worst p99",

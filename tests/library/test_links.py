@@ -36,3 +36,49 @@ def test_expiry_moves_on_a_grid_so_urls_stay_the_same_for_a_while(settings):
     settings.IMAGE_LINK_SECONDS = 600
     assert links.expires(900) == links.expires(1199) == 1500
     assert links.expires(1200) == 1800
+
+
+def _restrict(admin, name, only):
+    status, _, data = admin.post("/api/admin/user/access", {"name": name, "only": only, "excludeTags": []})
+    assert status == 200, data
+
+
+def test_the_link_cookies_are_signed_for_the_session_and_kept_only_by_unrestricted_users(
+        server, admin, reader_user, settings):
+    settings.IMAGE_LINKS, settings.IMAGE_LINK_SECONDS = "signed", 600
+    status, headers, _ = admin.get("/api/auth")
+    until = int(admin.cookies["mclink_e"])
+    assert 300 <= until - time.time() <= 601
+    assert admin.cookies["mclink_s"] == links.thumb_signature(admin.cookies["sid"], until)
+    assert all("HttpOnly" in c and "SameSite=Lax" in c for c in headers.get_all("Set-Cookie") if "mclink" in c)
+    assert "mclink" not in str(admin.get("/api/auth")[1].get_all("Set-Cookie"))  # kept, not sent again
+    reader_user.get("/api/auth")
+    assert "mclink_s" in reader_user.cookies
+    _restrict(admin, "reader", ["Moon Garden"])
+    reader_user.get("/api/auth")  # restricted now: the pair goes, and no new one comes
+    assert "mclink_s" not in reader_user.cookies and "mclink_e" not in reader_user.cookies
+    reader_user.get("/api/auth")
+    assert "mclink_s" not in reader_user.cookies
+    assert admin.post("/api/logout")[0] == 200
+    assert "mclink_s" not in admin.cookies and "mclink_e" not in admin.cookies
+
+
+def test_no_link_cookies_unless_signing_is_on(server, admin):
+    admin.get("/api/auth")
+    assert not {"mclink_e", "mclink_s"} & set(admin.cookies)
+
+
+def test_cover_urls_name_the_thumbnail_file_and_every_form_checks_the_session(server, admin, reader_user):
+    wait_for_library(admin, 2)
+    status, _, data = admin.get("/api/library")
+    cover = next(m["cover"] for m in data["manga"] if m["name"] == "Moon Garden")
+    assert cover.startswith("thumb/Moon%20Garden/") and cover.endswith(".webp"), cover
+    status, headers, body = admin.send("GET", "/" + cover, headers={"Cookie": "sid=" + admin.cookies["sid"]})
+    assert status == 200 and headers["Content-Type"] == "image/webp"
+    assert body == admin.send("GET", "/thumb/Moon%20Garden", headers={"Cookie": "sid=" + admin.cookies["sid"]})[2]
+    stale = "/thumb/Moon%20Garden/" + "0" * 32 + ".webp"  # an old cover's name: the current cover
+    assert reader_user.send("GET", stale, headers={"Cookie": "sid=" + reader_user.cookies["sid"]})[2] == body
+    assert server.client().get("/" + cover)[0] == 401
+    for bad in ("/thumb/Moon%20Garden/x.webp", "/thumb/Moon%20Garden/" + "0" * 32 + ".png",
+                "/thumb/Moon%20Garden/../" + "0" * 32 + ".webp", "/thumb/Nope/" + "0" * 32 + ".webp"):
+        assert admin.get(bad)[0] == 404, bad

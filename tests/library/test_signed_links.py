@@ -9,9 +9,10 @@ import pytest
 
 from bench.nginx_deploy import DeployedNginx
 from bench.server import Client, Server
-from library.links import signature
+from library.links import signature, thumb_signature
 from tests.conftest import PASSWORD
 from tests.library.cbz import make_cbz, pages
+from tests.support.pages import wait_for_library
 
 pytestmark = pytest.mark.process
 
@@ -151,6 +152,61 @@ def test_a_page_inside_a_cbz_keeps_a_plain_link_that_the_reader_answers(data_dir
     finally:
         nginx.stop()
         server.stop()
+
+
+def cover_url(client, name="Moon Garden"):
+    wait_for_library(client, 2)
+    status, _, data = client.get("/api/library")
+    assert status == 200, data
+    return "/" + next(m["cover"] for m in data["manga"] if m["name"] == name)
+
+
+def test_covers_come_from_nginx_for_browsers_holding_the_link_cookies(site, data_dir):
+    server, nginx, _ = site
+    admin, reader = users(server)
+    reader.get("/api/auth")  # the answer after signing in brings the pair
+    url = cover_url(admin)
+    assert {"mclink_e", "mclink_s"} <= set(admin.cookies) and {"mclink_e", "mclink_s"} <= set(reader.cookies)
+    browser = via(nginx, admin)
+    status, headers, body = browser.get(url)
+    assert status == 200 and headers["Content-Type"] == "image/webp" and body[8:12] == b"WEBP"
+    assert "Set-Cookie" not in headers  # never kept in nginx's cache or passed on from it
+    server.stop()  # nginx alone now: it keeps what the reader made
+    assert browser.get(url)[:3:2] == (200, body)
+    assert via(nginx, reader).get(url)[0] == 200  # the same URL for every user without restrictions
+    sid = admin.cookies["sid"]
+    past = int(time.time()) - 1
+    for cookies in ({"sid": sid},  # no pair: the reader decides (it is gone: 502)
+                    {**admin.cookies, "mclink_s": "A" + admin.cookies["mclink_s"][1:]
+                     if admin.cookies["mclink_s"][0] != "A" else "B" + admin.cookies["mclink_s"][1:]},
+                    {**reader.cookies, "sid": sid},  # another session's pair
+                    {"sid": sid, "mclink_e": str(past), "mclink_s": thumb_signature(sid, past, secret(data_dir))}):
+        other = Client("127.0.0.1", nginx.port)
+        other.cookies = cookies
+        assert other.get(url)[0] == 502, cookies
+
+
+def test_a_restricted_user_loses_the_link_cookies_and_the_reader_checks_their_covers(site):
+    server, nginx, _ = site
+    admin, reader = users(server)
+    url = cover_url(admin)
+    assert via(nginx, admin).get(url)[0] == 200  # in nginx's cache now
+    reader.get("/api/auth")
+    kept = dict(reader.cookies)
+    only = {"name": "reader", "only": ["Long Scroll"], "excludeTags": []}
+    status, _, data = admin.post("/api/admin/user/access", only)
+    assert status == 200, data
+    browser = via(nginx, reader)
+    assert browser.get("/api/auth")[0] == 200
+    assert "mclink_s" not in browser.cookies and "mclink_e" not in browser.cookies
+    assert browser.get(url)[0] == 404  # the reader answers: a hidden manga is a missing one
+    assert browser.get(cover_url(admin, "Long Scroll"))[0] == 200
+    # The documented window: the old pair, copied before the restriction, opens cached covers at
+    # nginx until its expiry.
+    copied = Client("127.0.0.1", nginx.port)
+    copied.cookies = kept
+    assert copied.get(url)[0] == 200
+    assert int(kept["mclink_e"]) - time.time() <= 600
 
 
 @pytest.mark.browser
