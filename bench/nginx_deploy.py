@@ -20,7 +20,7 @@ from .server import ROOT, free_port
 SITE = ROOT / "deploy" / "nginx.conf"
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
 EXAMPLE = {"LIBRARY": "/srv/manga", "DATA": "/var/lib/mangacircus", "APP": "127.0.0.1:8080", "LISTEN": "listen 80;",
-           "CACHE": "/var/cache/nginx/mangacircus"}
+           "CACHE": "/var/lib/nginx/mangacircus-covers"}
 
 MAIN = """\
 {user}worker_processes 1;

@@ -7,9 +7,9 @@ collection paused every request for 60-150 ms, several times a minute under load
 (which builds a new index before comparing it with the old) made them come more often
 (docs/performance.md, "Pauses").
 
-- `tune()` (the `serve` worker, from wsgi.py): the youngest generation is collected every 10,000
-  allocations instead of 700, so the objects of a request or a scan usually die by reference
-  counting before the collector ever sees them.
+- `enable()` (the `serve` worker, from wsgi.py): this process lives long, so `settle()` may freeze.
+  The collection thresholds stay Python's: a young generation of 10,000 instead of 700 was tried
+  and made each young collection pause requests for 15-20 ms.
 - `settle()` (the scanner, once its first scan and hooks have run): one collection, then
   `gc.freeze()` moves every object alive at that point out of the collector's sight. They are still
   freed by reference counting when nothing refers to them (the index is a tree, without cycles).
@@ -25,20 +25,18 @@ import time
 
 log = logging.getLogger(__name__)
 
-YOUNG_THRESHOLD = 10_000
 BACKGROUND_NICE = 10  # added to the thread's nice value
 
-_state = {"tuned": False, "settled": False}
+_state = {"enabled": False, "settled": False}
 
 
-def tune():
-    gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
-    _state["tuned"] = True
+def enable():
+    _state["enabled"] = True
 
 
 def settle():
-    """Freeze the objects alive now; once per process, and only in a tuned one (not in tests)."""
-    if not _state["tuned"] or _state["settled"]:
+    """Freeze the objects alive now; once per process, and only where enabled (not in tests)."""
+    if not _state["enabled"] or _state["settled"]:
         return
     _state["settled"] = True
     started = time.perf_counter()

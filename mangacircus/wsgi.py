@@ -9,5 +9,5 @@ application = chunked.whole_bodies(get_wsgi_application())
 
 from mangacircus import pauses, runtime  # noqa: E402  (needs the configured apps)
 
-pauses.tune()
+pauses.enable()
 runtime.start()

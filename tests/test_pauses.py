@@ -10,23 +10,19 @@ from mangacircus import pauses
 
 @pytest.fixture
 def fresh_collector():
-    threshold = gc.get_threshold()
     state = dict(pauses._state)
     yield
     gc.unfreeze()
-    gc.set_threshold(*threshold)
     pauses._state.update(state)
 
 
-def test_settle_freezes_nothing_until_the_server_tuned_the_collector(fresh_collector):
-    pauses._state.update(tuned=False, settled=False)
+def test_settle_freezes_nothing_until_the_server_enabled_it(fresh_collector):
+    pauses._state.update(enabled=False, settled=False)
     pauses.settle()
     assert gc.get_freeze_count() == 0
-    pauses.tune()
-    assert gc.get_threshold()[0] == pauses.YOUNG_THRESHOLD
+    pauses.enable()
     pauses.settle()
-    frozen = gc.get_freeze_count()
-    assert frozen > 1000  # this process's modules, classes and functions
+    assert gc.get_freeze_count() > 1000  # this process's modules, classes and functions
     gc.unfreeze()
     pauses.settle()  # once per process
     assert gc.get_freeze_count() == 0
