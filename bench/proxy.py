@@ -111,11 +111,12 @@ def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, clien
     name_direct = f"/lib/ image, gunicorn alone, {clients} clients"
     name_proxy = f"/lib/ image, nginx + hand-off, {clients} clients"
     name_signed = f"/lib/ signed link, nginx, {clients} clients"
+    name_cover = f"/thumb/ cover, link cookies, {clients} clients"
     if NGINX is None:
         why = "nginx is not installed (Debian: apt-get install nginx); no baseline"
         return [skipped(name_direct, why), skipped(name_proxy, why),
                 skipped(name_signed, why, "ratio >= 0.8 | ≥ 0.8× nginx"),
-                skipped(f"/thumb/ cover, link cookies, {clients} clients", why, "ratio >= 0.8 | ≥ 0.8× nginx")]
+                skipped(name_cover, why, "ratio >= 0.8 | ≥ 0.8× nginx")]
     size = (Path(library) / rel).stat().st_size
     path = "/lib/" + quote(rel)
     check = handoff.request("GET", path)
@@ -171,7 +172,7 @@ def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, clien
                         ratio=signed["rps"] / mean, target=target("ratio >= 0.8 | ≥ 0.8× nginx"),
                         note=f"{signed['errors']} of {signed['requests']} failed" if signed["errors"] else ""))
         size = thumb.stat().st_size
-        rows.append(Row(f"/thumb/ cover, link cookies, {clients} clients", value=covers["rps"],
+        rows.append(Row(name_cover, value=covers["rps"],
                         shown=_rate(covers, size), baseline=f"nginx, the thumbnail's file {_rate(thumb_alone, size)}",
                         ratio=covers["rps"] / thumb_alone["rps"], target=target("ratio >= 0.8 | ≥ 0.8× nginx"),
                         note=f"a {size / 1000:.0f} KB WebP from nginx's cache"

@@ -20,7 +20,7 @@ Pages inside a CBZ/ZIP archive are never signed: nginx cannot open a member from
 
 Cover thumbnails are named by their file (`thumb/<manga>/<file>.webp`, the same URL for everyone,
 so the library's cached tiles stay shared); what nginx checks for them is a pair of cookies, the
-link cookies, that `library.middleware` keeps on a signed-in browser: `mclink_e` (the expiry, on
+link cookies, that `reader.linkcookies` keeps on a signed-in browser: `mclink_e` (the expiry, on
 the same grid) and `mclink_s`, nginx's `secure_link_md5` of
 
     "<expires>/thumb/<the sid cookie> <secret>"

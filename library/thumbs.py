@@ -13,6 +13,7 @@ import hashlib
 import logging
 import os
 import queue
+import re
 import threading
 import warnings
 from io import BytesIO
@@ -57,6 +58,9 @@ def choose_covers(chooser):
 def cover_path(manga):
     chosen = _chooser(manga) if _chooser and manga is not None else None
     return chosen or (manga.cover if manga is not None else None)
+
+
+FILE_NAME = re.compile(r"[0-9a-f]{32}\.webp")  # key() + ".webp": a thumbnail's file in folder()
 
 
 def key(manga):

@@ -1,7 +1,5 @@
 """Library routes: page images (/lib/…), their thumbnails (/lib-thumb/…), cover thumbnails (/thumb/…)
 and the admin's "scan now"."""
-import re
-
 from django.http import JsonResponse
 
 from mangacircus.http import api, field
@@ -9,7 +7,6 @@ from mangacircus.http import api, field
 from . import files, guard, index, page_thumbs, service, thumbs
 
 RESCAN_WAIT = 600  # seconds an admin's "scan now" waits for its report
-THUMB_FILE = re.compile(r"[0-9a-f]{32}\.webp")  # thumbs.key() + ".webp"
 
 
 def _refusal(request):
@@ -57,7 +54,7 @@ def cover_thumbnail(request, name=None):
         return refusal
     if name and "/" in name:
         name, _, file = name.rpartition("/")
-        if not THUMB_FILE.fullmatch(file):
+        if not thumbs.FILE_NAME.fullmatch(file):
             return _not_found()
     manga = index.current().get(name)
     path = thumbs.make(manga) if manga and guard.allowed(request.account, manga.name) else None

@@ -25,11 +25,9 @@ class LinkCookieMiddleware:
 
 def keep(request, response):
     held = request.COOKIES.get(EXPIRES)
-    if SID_COOKIE in response.cookies or not getattr(request, "sid", None):
-        if held is not None:  # signed in or out just now, or no session: pairs are for one sid
-            _clear(response)
-        return
-    if not guard.sees_everything(request.account):
+    # A pair is for one sid: none without a session, or when it was made or ended just now.
+    session = request.sid if SID_COOKIE not in response.cookies else None
+    if session is None or not guard.sees_everything(request.account):
         if held is not None:
             _clear(response)
         return
@@ -37,7 +35,7 @@ def keep(request, response):
     if held == str(until):
         return
     age = max(1, until - int(time.time()))
-    for name, value in ((EXPIRES, str(until)), (SIGNATURE, links.thumb_signature(request.sid, until))):
+    for name, value in ((EXPIRES, str(until)), (SIGNATURE, links.thumb_signature(session, until))):
         response.set_cookie(name, value, max_age=age, httponly=True, samesite="Lax",
                             secure=settings.COOKIE_SECURE, path=get_script_prefix())
 

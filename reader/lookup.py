@@ -81,8 +81,8 @@ def note_url(index, note):
 
 def cover_url(manga):
     """The manga's cover thumbnail (library/thumbs.py), or None when it has no cover at all. It
-    names the thumbnail's file, so nginx can serve it from DATA/thumbs (library/links.py), and a
-    changed cover gets a new URL."""
+    names the thumbnail's file, so a proxy can keep it (docs/proxy.md), and a changed cover gets a
+    new URL."""
     if not manga.cover:
         return None
     key = thumbs.key(manga)

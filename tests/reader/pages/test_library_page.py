@@ -75,6 +75,7 @@ def test_it_escapes_metadata_and_links_only_to_http(odd_server):
     _, admin = odd_server
     html = _html(admin, "/")[1]
     assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<i>tag" not in html and "&lt;i&gt;tag&lt;/i&gt;" in html  # the cached facets escape too
     status, html = _html(admin, "/manga/Odd%20%3Cb%3EName/")
     assert status == 200
     assert "<script>alert" not in html and "<img src=x" not in html and "<i>tag" not in html
