@@ -45,6 +45,25 @@ def status(code, headers=None, body=b"{}"):
     return act
 
 
+class _FirstWrite:
+    """A handler's output that calls `on_first` (once) before its first byte is written."""
+
+    def __init__(self, wfile, on_first):
+        self._wfile, self._on_first = wfile, on_first
+
+    def done(self):
+        if self._on_first:
+            on_first, self._on_first = self._on_first, None
+            on_first()
+
+    def write(self, data):
+        self.done()
+        return self._wfile.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self._wfile, name)
+
+
 def truncate(h, body):
     """Content-Length says all of it, half arrives, then the connection closes."""
     h.send_response(200)
@@ -193,14 +212,21 @@ class FakeSite:
         return [p for p in self.hits if p.startswith("/img/")]
 
     def handle(self, h):
+        """Counts a request in flight until its answer starts: once the bytes are out, the client
+        may send its next request before this handler has returned."""
         with self.lock:
             self.inflight += 1
             self.max_inflight = max(self.max_inflight, self.inflight)
+        answering = _FirstWrite(h.wfile, self._answered)
+        h.wfile = answering
         try:
             self._handle(h)
         finally:
-            with self.lock:
-                self.inflight -= 1
+            answering.done()
+
+    def _answered(self):
+        with self.lock:
+            self.inflight -= 1
 
     def times(self, path):
         return [t for t, p in self.log if p == path]
