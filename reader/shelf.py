@@ -81,6 +81,43 @@ def _compute_state(user, index, sees):
     return progress.read_state(user, chapters_of)
 
 
+_views = {}  # id(rule) → (ordered, rule, visible, derived)
+MAX_VIEWS = 256
+MAX_DERIVED = 64
+
+
+def _visible(ordered, rule):
+    """The summaries of `ordered` that `rule` lets through, and a dict for what is derived from them
+    alone (the Recently added row, the facets of a filter), shared by the users of one rule.
+
+    Both are kept while `ordered` (a new tuple after a scan that changed something or a catalog
+    change) and the rule object (a new one when the restrictions change) are the same: the facets
+    and the row were a third of the library page's time, and a progress write changes neither."""
+    hit = _views.get(id(rule))
+    if hit is not None and hit[0] is ordered and hit[1] is rule:
+        return hit[2], hit[3]
+    if rule is None:
+        visible = ordered
+    else:
+        sees = access.predicate(rule)
+        visible = [s for s in ordered if sees(s.name)]
+    if len(_views) >= MAX_VIEWS or any(kept[0] is not ordered for kept in list(_views.values())):
+        _views.clear()  # drop what an older index or catalog made
+    entry = (ordered, rule, visible, {})
+    _views[id(rule)] = entry
+    return visible, entry[3]
+
+
+def _derive(derived, key, make):
+    """derived[key], made by make() the first time (do not change what it returns)."""
+    value = derived.get(key)
+    if value is None:
+        if len(derived) >= MAX_DERIVED:
+            derived.clear()
+        value = derived[key] = make()
+    return value
+
+
 def _matches(summary, terms):
     return all(term.matches(summary) for term in terms)
 
@@ -98,10 +135,7 @@ def library(user, q="", sort="title", offset=0, limit=None, card=None):
     card = card or _card
     index = lookup.current()
     rule = access.rule(user)
-    ordered = summaries.ordered(index)
-    if rule is not None:
-        sees = access.predicate(rule)
-        ordered = [s for s in ordered if sees(s.name)]
+    ordered, derived = _visible(summaries.ordered(index), rule)
     state = _user_state(user, index, rule)
     following = social.follows(user)
     terms = filters.parse(q)
@@ -122,9 +156,11 @@ def library(user, q="", sort="title", offset=0, limit=None, card=None):
     return {
         "total": len(rows), "count": len(ordered), "offset": offset, "manga": cards,
         "continue": continue_row(user, index, state) if first else [],
-        "recent": recent_row(ordered) if first else [],
+        "recent": _derive(derived, ("recent",), lambda: recent_row(ordered)) if first else [],
         "filters": filters.chips(terms, sort),
-        "facets": filters.facets((s for _, s in rows), terms, sort) if offset == 0 else {"tags": [], "statuses": []},
+        "facets": (_derive(derived, ("facets", filters.text(terms), sort),
+                           lambda: filters.facets((s for _, s in rows), terms, sort))
+                   if offset == 0 else {"tags": [], "statuses": []}),
         "unread": notes.unread_count(user),
     }
 

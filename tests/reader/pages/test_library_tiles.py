@@ -112,3 +112,28 @@ def test_a_restriction_change_takes_effect_at_the_next_request(scanned, admin, r
     assert status == 200, data
     assert api_card(reader_user)["read"] == 1
     assert [item["name"] for item in reader_user.get("/api/library")[2]["continue"]] == ["Moon Garden"]
+
+
+def facet_tags(client):
+    status, _, data = client.get("/api/library")
+    assert status == 200, data
+    return {f["value"]: f["count"] for f in data["facets"]["tags"]}, [r["name"] for r in data["recent"]]
+
+
+def test_the_facets_and_the_recent_row_follow_a_catalog_tag_and_a_restriction(scanned, admin, reader_user):
+    tags, recent = facet_tags(reader_user)  # made once here, then kept for this library and rule
+    assert "webtoon-ish" not in tags and sorted(recent) == ["Long Scroll", "Moon Garden"]
+    rev = admin.get("/api/admin/catalog")[2]["rev"]
+    status, _, data = admin.post("/api/admin/catalog/overrides",
+                                 {"rev": rev, "m": "Long Scroll", "tags": ["webtoon-ish"]})
+    assert status == 200, data
+    assert facet_tags(reader_user)[0]["webtoon-ish"] == 1
+    assert 'tag%3Awebtoon-ish' in reader_user.get("/")[2].decode()
+    status, _, data = admin.post("/api/admin/user/access", {"name": "reader", "only": ["Moon Garden"]})
+    assert status == 200, data
+    assert facet_tags(reader_user) == (facet_tags(reader_user)[0], ["Moon Garden"])
+    assert "webtoon-ish" not in facet_tags(reader_user)[0]
+    assert "webtoon-ish" in facet_tags(admin)[0]  # another rule, its own facets
+    status, _, data = admin.post("/api/admin/user/access", {"name": "reader", "only": None})
+    assert status == 200, data
+    assert facet_tags(reader_user)[0]["webtoon-ish"] == 1
