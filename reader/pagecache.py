@@ -34,7 +34,7 @@ SESSION_COOKIE = "sid"  # accounts/middleware.py
 MESSAGES_COOKIE = "messages"  # django.contrib.messages' CookieStorage
 
 _lock = threading.Lock()
-_entries = OrderedDict()  # key → (status, headers, body)
+_entries = OrderedDict()  # key → (status, headers, body, whether the view asked for the CSRF token)
 _counters = [None]  # (db changes, catalog changes, forget() calls, index) the entries were made under
 _forgotten = [0]
 stats = {"hits": 0, "misses": 0}
@@ -74,9 +74,9 @@ def cached(view):
                 _entries.move_to_end(key)
                 stats["hits"] += 1
         if hit is not None:
-            status, headers, body = hit
-            if cookies.get(settings.CSRF_COOKIE_NAME):
-                get_token(request)  # as the template's {% csrf_token %} does: the cookie is sent again
+            status, headers, body, used_token = hit
+            if used_token:
+                get_token(request)  # as the template's {% csrf_token %} did: the cookie is sent again
             response = HttpResponse(body, status=status)
             for name, value in headers:
                 response[name] = value
@@ -85,16 +85,18 @@ def cached(view):
         # A page made for a new CSRF secret holds a token for the cookie this answer is about to set.
         fresh_token = request.META.get("CSRF_COOKIE") not in (None, cookies.get(settings.CSRF_COOKIE_NAME))
         if response.status_code == 200 and not response.streaming and not response.cookies and not fresh_token:
-            _keep(key, counters, response)
+            _keep(key, counters, request, response)
         return response
 
     return wrapper
 
 
-def _keep(key, counters, response):
+def _keep(key, counters, request, response):
     if not _same(counters, _current()):
         return  # something changed while it was made: the next request makes it again
-    entry = (response.status_code, list(response.items()), response.content)
+    # Whether the view asked for the CSRF token (a page's form did; a JSON answer does not).
+    used_token = bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE"))
+    entry = (response.status_code, list(response.items()), response.content, used_token)
     with _lock:
         stats["misses"] += 1
         if not _same(_counters[0], counters):

@@ -66,6 +66,20 @@ def test_the_csrf_token_of_a_page_sent_again_still_signs_a_form(scanned, reader_
     assert reader_user.get("/api/me")[0] == 401
 
 
+def csrf_cookie_sent(client, path):
+    status, headers, _ = client.get(path)
+    assert status == 200
+    return "csrftoken=" in (headers.get("Set-Cookie") or "")
+
+
+def test_a_kept_answer_sends_the_csrf_cookie_again_only_where_the_answer_holds_a_token(scanned, reader_user):
+    warm(reader_user)
+    assert csrf_cookie_sent(reader_user, "/api/library") is False  # made: JSON holds no token
+    before = hits()
+    assert [csrf_cookie_sent(reader_user, path) for path in ("/", "/api/library")] == [True, False]
+    assert hits() == before + 2
+
+
 def test_a_page_with_a_message_is_never_kept(scanned, reader_user):
     warm(reader_user)
     before = hits()
