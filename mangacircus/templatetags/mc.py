@@ -1,10 +1,25 @@
-"""Template filters shared by every page."""
+"""Template tags and filters shared by every page."""
+import functools
 from datetime import datetime, timezone
 
 from django import template
+from django.conf import settings
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone as dj_timezone
 
 register = template.Library()
+
+
+@register.simple_tag
+def route(name):
+    """`{% url name %}` for a route without arguments, reversed once per app root and URLconf: the
+    URLconf does not change while the process runs, and `{% url %}` cost ~60 µs a link on every render."""
+    return _route(name, get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
+
+
+@functools.lru_cache(maxsize=1024)
+def _route(name, _prefix, urlconf):
+    return reverse(name, urlconf=urlconf)
 
 
 def _local(ms):
