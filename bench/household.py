@@ -25,13 +25,16 @@ def _full_scans(admin, stop):
     return count
 
 
-def rows(server, admin, cookies, manga, seconds, client_cpus, rate=200, rates=(300, 400, 600, 800, 1200, 1600)):
-    """Household mix at `rate`/s per route against /api/auth at the same rate; the rate where p99
-    crosses 100 ms; the same mix during back-to-back full scans."""
+def rows(server, admin, cookies, manga, seconds, client_cpus, window=None, rate=200,
+         rates=(300, 400, 600, 800, 1200, 1600)):
+    """Household mix at `rate`/s per route against /api/auth at the same rate, for `window` seconds
+    (default `seconds`); the rate where p99 crosses 100 ms, `seconds` at each rate; the same mix
+    during back-to-back full scans, for `window` seconds."""
+    window = window or seconds
     routes = _routes(admin, manga)
     auth = {kind: ("GET /api/auth", "GET", ["/api/auth"], None) for kind in routes}
-    floor = run(server.url, auth, cookies, rate, seconds, client_cpus)["GET /api/auth"]
-    calm = run(server.url, routes, cookies, rate, seconds, client_cpus)
+    floor = run(server.url, auth, cookies, rate, window, client_cpus)["GET /api/auth"]
+    calm = run(server.url, routes, cookies, rate, window, client_cpus)
     out = []
     for kind in ("page", "progress", "chapter", "library", "home"):
         label = routes[kind][0]
@@ -59,7 +62,7 @@ def rows(server, admin, cookies, manga, seconds, client_cpus, rate=200, rates=(3
     scanner = threading.Thread(target=_full_scans, args=(admin, stop), daemon=True)
     scanner.start()
     try:
-        busy = run(server.url, routes, cookies, rate, seconds, client_cpus)
+        busy = run(server.url, routes, cookies, rate, window, client_cpus)
     finally:
         stop.set()
         scanner.join(600)
