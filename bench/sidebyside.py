@@ -66,7 +66,8 @@ def compare(data, library, other, other_headers, clients=16, seconds=5, rounds=3
             ours = loadgen.run(server.url, "/", cookies=[cookie], clients=clients, seconds=seconds, cpus=client_cpus)
             theirs = loadgen.run(base, path or "/", clients=clients, seconds=seconds, cpus=client_cpus,
                                  headers=dict(other_headers))
-            for name, r in (("MangaCircus GET /", ours), (f"other {path or '/'}", theirs)):
+            label = f"other {parts.path or '/'}" + (" (with its query)" if parts.query else "")
+            for name, r in (("MangaCircus GET /", ours), (label, theirs)):
                 say(f"round {n}  {name:40} {r['rps']:9,.0f}/s  p50 {r['p50']:.3g} ms  p99 {r['p99']:.3g} ms"
                     + (f"  {r['errors']} errors" if r["errors"] else ""))
             results.append((ours, theirs))

@@ -20,7 +20,7 @@ class _Page(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self):
-        ok = self.path == "/series/1" and self.headers.get("Cookie") == COOKIE
+        ok = self.path in ("/series/1", "/series/1?p=1") and self.headers.get("Cookie") == COOKIE
         body = b'{"issues": [1, 2, 3]}' if ok else b"{}"
         self.send_response(200 if ok else 403)
         self.send_header("Content-Type", "application/json")
@@ -47,13 +47,13 @@ def run(*args):
 
 
 def test_it_compares_the_library_page_with_the_other_page(tmp_path, library_dir, other):
-    done = run("--library", str(library_dir), "--data", str(tmp_path / "data"), "--other", other + "/series/1",
+    done = run("--library", str(library_dir), "--data", str(tmp_path / "data"), "--other", other + "/series/1?p=1",
                "--other-header", f"Cookie: {COOKIE}", "--seconds", "1", "--rounds", "2", "--clients", "2")
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     out = done.stdout
     assert "MangaCircus at http://127.0.0.1:" in out and ": 2 manga" in out
     for n in (1, 2):
-        assert f"round {n}  MangaCircus GET /" in out and f"round {n}  other /series/1" in out
+        assert f"round {n}  MangaCircus GET /" in out and f"round {n}  other /series/1 (with its query)" in out
     assert "errors" not in out
     assert "median of 2 rounds: MangaCircus " in out and "× (target ≥ 2×: " in out
 
