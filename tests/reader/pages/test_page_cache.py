@@ -72,12 +72,14 @@ def csrf_cookie_sent(client, path):
     return "csrftoken=" in (headers.get("Set-Cookie") or "")
 
 
-def test_a_kept_answer_sends_the_csrf_cookie_again_only_where_the_answer_holds_a_token(scanned, reader_user):
+def test_a_kept_answer_sets_no_cookie_and_a_made_page_renews_the_csrf_cookie(scanned, reader_user):
     warm(reader_user)
     assert csrf_cookie_sent(reader_user, "/api/library") is False  # made: JSON holds no token
     before = hits()
-    assert [csrf_cookie_sent(reader_user, path) for path in ("/", "/api/library")] == [True, False]
+    assert [csrf_cookie_sent(reader_user, path) for path in ("/", "/api/library")] == [False, False]
     assert hits() == before + 2
+    assert reader_user.post("/api/follow", {"m": "Moon Garden", "on": True})[0] == 200
+    assert csrf_cookie_sent(reader_user, "/") is True and hits() == before + 2  # made again: renewed
 
 
 def test_a_page_with_a_message_is_never_kept(scanned, reader_user):
