@@ -9,6 +9,7 @@ from library.scan import Scan
 from tests.conftest import make_page
 from tests.library.cbz import comic_info, make_cbz, pages
 from tests.support.app import AppServer
+from tests.support.pages import wait_for_library
 
 SERIES_INFO = comic_info(Series="Star Ferry", Title="Departure", Number="1", Writer="Ann Writer, Bo Writer",
                          Penciller="Cy Artist", Genre="Drama", Tags="Boats", Web="https://example.org/star",
@@ -179,6 +180,7 @@ def test_it_sends_exactly_the_member_through_gunicorn(tmp_path, data_dir):
     srv = Server(data_dir, library).start()
     try:
         user = srv.client().signup("admin", "a long enough password")
+        wait_for_library(user, 2)  # the first scan runs in the background; until it ends, 404
         for archive in ("Star Ferry/Star Ferry c001 [Crew].cbz", "Star Ferry/Star Ferry v02.cbz"):
             with zipfile.ZipFile(library / archive) as z:
                 for info in z.infolist():

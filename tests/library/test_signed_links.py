@@ -46,6 +46,8 @@ def first_page_url(client):
 
 def users(server):
     admin = server.client().signup("admin", PASSWORD)
+    # The first scan runs in the background: until it has found every manga folder, pages are 404.
+    wait_for_library(admin, sum(1 for entry in server.library.iterdir() if entry.is_dir()))
     status, _, data = admin.post("/api/admin/user", {"name": "reader", "password": PASSWORD})
     assert status == 200, data
     return admin, server.client().login("reader", PASSWORD)
