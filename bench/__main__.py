@@ -93,12 +93,7 @@ def server_rows(work, library, index_pages, opts, say):
     handoff = serving.start_server(handoff_data, library, cpus=server_cpus, env=handoff_env)
     try:
         say("routes under load")
-        # The cookies a browser sends once it has shown a page: its session and its CSRF cookie (a
-        # library page made for a browser without one is never sent again: reader/pagecache.py).
-        first_visit = serving.Client("127.0.0.1", server.port)
-        first_visit.cookies["sid"] = cookies[0]
-        first_visit.get("/")
-        browsers = [f"{sid}; csrftoken={first_visit.cookies['csrftoken']}" for sid in cookies]
+        browsers = serving.browser_cookies(server, cookies)
         rows += serving.route_rows(server, browsers, generate.LONG, opts["seconds"], client_cpus,
                                    manga_count=index_pages["manga"])
         say("first page in the browser")

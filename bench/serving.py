@@ -56,6 +56,16 @@ def seed_reading(client, names):
             client.post("/api/follow", {"m": name, "on": True})
 
 
+def browser_cookies(server, sids):
+    """The Cookie header values of browsers that have shown a page: each session with the CSRF
+    cookie the first page set (a library page made for a browser without one is never sent again
+    from the page cache, reader/pagecache.py)."""
+    first_visit = Client("127.0.0.1", server.port)
+    first_visit.cookies["sid"] = sids[0]
+    first_visit.get("/")
+    return [f"{sid}; csrftoken={first_visit.cookies['csrftoken']}" for sid in sids]
+
+
 def wait_for_library(client, count, timeout):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -55,10 +55,7 @@ def compare(data, library, other, other_headers, clients=16, seconds=5, rounds=3
         report = _wait_for_first_scan(admin, 600)
         say(f"MangaCircus at {server.url}: {admin.get('/api/library?limit=1')[2]['count']:,} manga "
             f"({report.get('kind', 'first')} scan done)")
-        first = serving.Client("127.0.0.1", server.port)
-        first.cookies["sid"] = admin.cookies["sid"]
-        first.get("/")  # the CSRF cookie a browser holds after its first page
-        cookie = f"{admin.cookies['sid']}; csrftoken={first.cookies['csrftoken']}"
+        cookie = serving.browser_cookies(server, [admin.cookies["sid"]])[0]
         parts = urlsplit(other)
         base, path = f"{parts.scheme}://{parts.netloc}", parts.path + (f"?{parts.query}" if parts.query else "")
         results = []

@@ -81,7 +81,8 @@ def _compute_state(user, index, sees):
     return progress.read_state(user, chapters_of)
 
 
-_views = {}  # id(rule) → (ordered, rule, visible, derived)
+_views = {}  # id(rule) → (rule, visible, derived), for the ordering in _views_ordered
+_views_ordered = [None]
 MAX_VIEWS = 256
 MAX_DERIVED = 64
 
@@ -93,19 +94,20 @@ def _visible(ordered, rule):
     Both are kept while `ordered` (a new tuple after a scan that changed something or a catalog
     change) and the rule object (a new one when the restrictions change) are the same: the facets
     and the row were a third of the library page's time, and a progress write changes neither."""
+    if _views_ordered[0] is not ordered or len(_views) >= MAX_VIEWS:
+        _views.clear()  # drop what an older index or catalog made
+        _views_ordered[0] = ordered
     hit = _views.get(id(rule))
-    if hit is not None and hit[0] is ordered and hit[1] is rule:
-        return hit[2], hit[3]
+    if hit is not None and hit[0] is rule:
+        return hit[1], hit[2]
     if rule is None:
         visible = ordered
     else:
         sees = access.predicate(rule)
         visible = [s for s in ordered if sees(s.name)]
-    if len(_views) >= MAX_VIEWS or any(kept[0] is not ordered for kept in list(_views.values())):
-        _views.clear()  # drop what an older index or catalog made
-    entry = (ordered, rule, visible, {})
-    _views[id(rule)] = entry
-    return visible, entry[3]
+    derived = {}
+    _views[id(rule)] = (rule, visible, derived)
+    return visible, derived
 
 
 def _derive(derived, key, make):

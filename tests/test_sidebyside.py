@@ -29,7 +29,7 @@ class _Page(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def log_message(self, *args):
-        pass
+        """Quiet: wrk's thousands of requests would fill the test's output."""
 
 
 @pytest.fixture
