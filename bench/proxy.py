@@ -3,7 +3,7 @@
 nginx (Debian: `apt-get install nginx`) runs on loopback from a config written to a temporary
 folder, pinned to the server's CPU with the reader. It serves three things:
 - /direct/<path>: the file straight from LIBRARY (the baseline: what a web server alone does), and
-  /direct-thumbs/<file>: a cover thumbnail straight from DATA/thumbs;
+  /direct-thumbs/<path>: a cover or page thumbnail straight from DATA (thumbs/, page-thumbs/);
 - /lib/<path>: proxied to a reader started with SENDFILE_HEADER=x-accel-redirect, which checks the
   session and answers with an empty X-Accel-Redirect response that nginx then fills;
 - /protected-library/: internal, the target of those redirects, with the two headers nginx would
@@ -68,11 +68,11 @@ http {{
 
 
 class Nginx(NginxProcess):
-    def __init__(self, library, app_port, cpus=None, thumbs=None):
+    def __init__(self, library, app_port, cpus=None, data=None):
         super().__init__("mc-bench-nginx-", cpus)
         (self.tmp / "nginx.conf").write_text(CONFIG.format(
             user=self.user, tmp=self.tmp, app_port=app_port, port=self.port, library=os.path.realpath(library),
-            thumbs=os.path.realpath(thumbs or library)))
+            thumbs=os.path.realpath(data or library)))
 
 
 def _rate(r, size):
@@ -85,22 +85,29 @@ def signed_url(data, rel, sid):
     return f"/lib/{quote(rel)}?e={until}&s={signature(rel, sid, until, (Path(data) / 'link-secret').read_text())}"
 
 
-def _signed(library, data, path, cover, handoff, cookies, seconds, clients, server_cpus, client_cpus):
-    """Load on a signed link, then on a cover with the link cookies, through deploy/nginx.conf; the
-    figures, after checking each file comes back (the cover's first request fills nginx's cache)."""
+def _signed(library, data, path, cover, thumb, handoff, cookies, seconds, clients, server_cpus, client_cpus):
+    """Load on a signed link, on a cover with the link cookies and on a page thumbnail with its page's
+    signed link, through deploy/nginx.conf: the three figures and the thumbnail's bytes, after checking
+    each image comes back (a thumbnail's first request fills nginx's cache)."""
     site = DeployedNginx(library, data, handoff.port, cpus=server_cpus).start()
     try:
         via = handoff.__class__("127.0.0.1", site.port)
         via.cookies = dict(handoff.cookies)
-        for url in (path, cover):
+        for url in (path, cover, thumb):
             status, headers, body = via.request("GET", url)
             assert status == 200 and headers.get("Content-Type", "").startswith("image/"), (status, dict(headers))
         page = loadgen.run(site.url, path, cookies=cookies, clients=clients, seconds=seconds, cpus=client_cpus)
         browser = {"Cookie": "; ".join(f"{k}={v}" for k, v in handoff.cookies.items())}
         covers = loadgen.run(site.url, cover, headers=browser, clients=clients, seconds=seconds, cpus=client_cpus)
-        return page, covers
+        thumbs = loadgen.run(site.url, thumb, cookies=cookies, clients=clients, seconds=seconds, cpus=client_cpus)
+        return page, covers, thumbs, body
     finally:
         site.stop()
+
+
+def _file_holding(folder, data):
+    """The file under `folder` whose bytes are `data` (the thumbnail the reader made and nginx kept)."""
+    return next(p for p in Path(folder).rglob("*.webp") if p.stat().st_size == len(data) and p.read_bytes() == data)
 
 
 def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, client_cpus, handoff_data=None):
@@ -112,11 +119,13 @@ def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, clien
     name_proxy = f"/lib/ image, nginx + hand-off, {clients} clients"
     name_signed = f"/lib/ signed link, nginx, {clients} clients"
     name_cover = f"/thumb/ cover, link cookies, {clients} clients"
+    name_thumb = f"/lib-thumb/ page thumbnail, {clients} clients"
     if NGINX is None:
         why = "nginx is not installed (Debian: apt-get install nginx); no baseline"
         return [skipped(name_direct, why), skipped(name_proxy, why),
                 skipped(name_signed, why, "ratio >= 0.8 | ≥ 0.8× nginx"),
-                skipped(name_cover, why, "ratio >= 0.8 | ≥ 0.8× nginx")]
+                skipped(name_cover, why, "ratio >= 0.8 | ≥ 0.8× nginx"),
+                skipped(name_thumb, why, "ratio >= 0.8 | ≥ 0.8× nginx")]
     size = (Path(library) / rel).stat().st_size
     path = "/lib/" + quote(rel)
     check = handoff.request("GET", path)
@@ -143,14 +152,18 @@ def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, clien
         link = signed_url(handoff_data, rel, cookies[0])
         cover = "/" + handoff.get("/api/library?limit=1")[2]["manga"][0]["cover"]  # brings the link cookies too
         thumb = Path(handoff_data) / "thumbs" / cover.rsplit("/", 1)[1]
-        signed, covers = _signed(library, handoff_data, link, cover, handoff, cookies, seconds, clients, server_cpus,
-                                 client_cpus)
-        nginx = Nginx(library, handoff.port, cpus=server_cpus, thumbs=thumb.parent).start()  # nginx alone, right after
+        signed, covers, page_thumbs, page_thumb = _signed(
+            library, handoff_data, link, cover, link.replace("/lib/", "/lib-thumb/", 1), handoff, cookies, seconds,
+            clients, server_cpus, client_cpus)
+        page_thumb = _file_holding(Path(handoff_data) / "page-thumbs", page_thumb)
+        nginx = Nginx(library, handoff.port, cpus=server_cpus, data=handoff_data).start()  # nginx alone, right after
         try:
             again = loadgen.run(nginx.url, "/direct/" + quote(rel), clients=clients, seconds=seconds,
                                 cpus=client_cpus)
-            thumb_alone = loadgen.run(nginx.url, "/direct-thumbs/" + thumb.name, clients=clients, seconds=seconds,
-                                      cpus=client_cpus)
+            thumb_alone = loadgen.run(nginx.url, "/direct-thumbs/thumbs/" + thumb.name, clients=clients,
+                                      seconds=seconds, cpus=client_cpus)
+            page_thumb_alone = loadgen.run(nginx.url, "/direct-thumbs/" + quote(
+                page_thumb.relative_to(handoff_data).as_posix()), clients=clients, seconds=seconds, cpus=client_cpus)
         finally:
             nginx.stop()
     gun = loadgen.run(f"http://127.0.0.1:{direct.port}", path, cookies=[direct.cookies["sid"]], clients=clients,
@@ -177,4 +190,12 @@ def lib_rows(library, rel, direct, handoff, seconds, clients, server_cpus, clien
                         ratio=covers["rps"] / thumb_alone["rps"], target=target("ratio >= 0.8 | ≥ 0.8× nginx"),
                         note=f"a {size / 1000:.0f} KB WebP from nginx's cache"
                              + (f"; {covers['errors']} of {covers['requests']} failed" if covers["errors"] else "")))
+        size = page_thumb.stat().st_size
+        rows.append(Row(name_thumb, value=page_thumbs["rps"], shown=_rate(page_thumbs, size),
+                        baseline=f"nginx, the thumbnail's file {_rate(page_thumb_alone, size)}",
+                        ratio=page_thumbs["rps"] / page_thumb_alone["rps"],
+                        target=target("ratio >= 0.8 | ≥ 0.8× nginx"),
+                        note=f"a {size / 1000:.0f} KB WebP from nginx's cache"
+                             + (f"; {page_thumbs['errors']} of {page_thumbs['requests']} failed"
+                                if page_thumbs["errors"] else "")))
     return rows

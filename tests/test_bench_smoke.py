@@ -23,6 +23,7 @@ ROWS = [
       for route in ("GET /api/chapter", "POST /api/progress", "GET /api/library", "GET / (library page)")),
     "/lib/ image, gunicorn alone, 16 clients", "/lib/ image, nginx + hand-off, 16 clients",
     "/lib/ signed link, nginx, 16 clients", "/thumb/ cover, link cookies, 16 clients",
+    "/lib-thumb/ page thumbnail, 16 clients",
     "reader: navigation to first page painted",
     *(f"open loop 200/s: {route}" for route in ("GET /lib/ page", "POST /api/progress", "GET /api/chapter",
                                                 "GET /api/library", "GET / (library page)")),

@@ -211,6 +211,30 @@ def test_a_restricted_user_loses_the_link_cookies_and_the_reader_checks_their_co
     assert int(kept["mclink_e"]) - time.time() <= 600
 
 
+def test_page_thumbnails_come_from_nginx_with_the_pages_signed_link(site, data_dir):
+    server, nginx, _ = site
+    admin, reader = users(server)
+    url = first_page_url(admin)
+    thumb = url.replace("/lib/", "/lib-thumb/", 1)  # as the page overview asks for it (read-overview.js)
+    browser = via(nginx, admin)
+    status, headers, body = browser.get(thumb)
+    assert status == 200 and headers["Content-Type"] == "image/webp" and body[8:12] == b"WEBP"
+    assert "Set-Cookie" not in headers
+    head, sig = thumb.rsplit("&s=", 1)
+    forged = head + "&s=" + ("A" if sig[0] != "A" else "B") + sig[1:]
+    assert browser.get(forged)[0] == 403
+    assert browser.get(thumb.replace(quote(PAGE), quote(OTHER_PAGE)))[0] == 403  # the path is signed
+    assert via(nginx, reader).get(thumb)[0] == 403  # signed for admin's session
+    reader_thumb = first_page_url(reader).replace("/lib/", "/lib-thumb/", 1)
+    server.stop()  # nginx alone now: it keeps what the reader made, for every user's links
+    assert browser.get(thumb)[:3:2] == (200, body)
+    assert via(nginx, reader).get(reader_thumb)[:3:2] == (200, body)
+    assert browser.get("/lib-thumb/" + quote(PAGE))[0] == 502  # unsigned: the reader decides (it is gone)
+    sid, past = admin.cookies["sid"], int(time.time()) - 1
+    expired = f"/lib-thumb/{quote(PAGE)}?e={past}&s={signature(PAGE, sid, past, secret(data_dir))}"
+    assert browser.get(expired)[0] == 502  # expired: the reader decides
+
+
 @pytest.mark.browser
 def test_the_reader_shows_signed_pages_through_nginx(site, desktop):
     server, nginx, _ = site
