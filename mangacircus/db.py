@@ -6,6 +6,7 @@ section it does not own, or the document's data directly. Security-relevant chan
 inside `security_change()`: on disk before they answer, and undone when the write fails.
 """
 import copy
+import itertools
 import threading
 from contextlib import contextmanager
 
@@ -88,14 +89,37 @@ def section(name):
     return _db.data[name]
 
 
-def touch():
+def touch(owner=None):
+    """Record a change made under lock(). `owner`: a user whose own data alone changed, data no other
+    user's pages show (their reading progress); None: a change anyone's pages may show."""
     _db.touch()
+    if owner is None:
+        _shared_changes[0] = next(_sequence)
+    else:
+        _own_changes[owner] = next(_sequence)
 
 
 def changes():
     """A count that moves with every change of db.json (see JsonFile.changes); 0 while it is closed."""
     db = _db
     return 0 if db is None else db.changes
+
+
+# For caches of what users see (reader/pagecache.py): numbers from one sequence, so a value is never
+# seen twice, not even for a user deleted and made again.
+_sequence = itertools.count(1)
+_shared_changes = [0]
+_own_changes = {}  # owner → the number of their last own change
+
+
+def shared_changes():
+    """Moves with every change made with touch() without an owner."""
+    return _shared_changes[0]
+
+
+def own_changes(owner):
+    """Moves with every touch(owner)."""
+    return _own_changes.get(owner, 0)
 
 
 def snapshot():
@@ -132,7 +156,7 @@ def security_change(*sections):
         _change.sections = set(names)
         try:
             yield
-            _db.touch()
+            touch()
             written = _db.flush(held=True)
         except BaseException:
             _db.data.update(saved)

@@ -5,21 +5,17 @@ Callers validate ids against the index first, so db.json only ever holds real ch
 from mangacircus import db
 from mangacircus.clock import now_ms
 
-_revision = [0]  # bumped by every write below, so readers can cache what they derive (shelf.py)
 
-
-def revision():
-    """Changes whenever any user's progress may have changed (read it with the db lock held)."""
-    return _revision[0]
-
-
-def _changed():
-    _revision[0] += 1
+def _changed(user):
+    """After every write of a user's progress: the change is the user's alone (db.touch's owner), so
+    other users' cached library pages stay (reader/pagecache.py), and shelf.py's read state is made
+    again for this user only."""
+    db.touch(user)
 
 
 def _forget(name):
     db.section("progress").pop(name, None)
-    _changed()
+    _changed(name)
 
 
 db.on_user_deleted(_forget)
@@ -37,10 +33,11 @@ def manga_progress(user, manga):
         return {cid: dict(e) for cid, e in db.section("progress").get(user, {}).get(manga, {}).items()}
 
 
-def stamp():
-    """(revision, the section's dict): equal stamps (the dict compared by identity) mean no change."""
+def stamp(user):
+    """(the user's count of changes, the section's dict): equal stamps (the dict compared by identity)
+    mean the user's progress did not change."""
     with db.lock():
-        return revision(), db.section("progress")
+        return db.own_changes(user), db.section("progress")
 
 
 def all_progress(user):
@@ -98,8 +95,7 @@ def save(user, manga, cid, *, version, page, pages, done, shift):
         entry = {"v": version, "p": page, "n": pages, "t": now_ms(),
                  "done": bool(old.get("done")) or bool(done), "shift": list(shift)}
         chapters[cid] = entry
-        _changed()
-        db.touch()
+        _changed(user)
         return dict(entry)
 
 
@@ -109,8 +105,7 @@ def mark_done(user, manga, cid, version, pages):
         old = chapters.get(cid) or {}
         chapters[cid] = {"v": old.get("v", version), "p": old.get("p", 0), "n": old.get("n", pages),
                          "t": now_ms(), "done": True, "shift": old.get("shift", [])}
-        _changed()
-        db.touch()
+        _changed(user)
 
 
 def mark_many(user, manga, chapters):
@@ -125,7 +120,7 @@ def mark_many(user, manga, chapters):
                 continue
             stored[cid] = {"v": old.get("v", version), "p": old.get("p", 0), "n": old.get("n", pages),
                            "t": now, "done": True, "shift": old.get("shift", [])}
-        db.touch()
+        _changed(user)
 
 
 def forget_many(user, manga, cids):
@@ -137,7 +132,7 @@ def forget_many(user, manga, cids):
         if not stored:
             mangas.pop(manga, None)
         if changed:
-            db.touch()
+            _changed(user)
 
 
 def forget(user, manga, cid):
@@ -148,8 +143,7 @@ def forget(user, manga, cid):
         if chapters.pop(cid, None) is not None:
             if not chapters:
                 mangas.pop(manga, None)
-            _changed()
-            db.touch()
+            _changed(user)
 
 
 def map_page(page, from_pages, to_pages):

@@ -55,10 +55,10 @@ def _user_state(user, index, rule):
     """{manga: (read count, last read ms)} for the manga the user has progress in and may see (do
     not change it); `rule` is access.rule(user).
 
-    Kept per user until any progress is written, the index changes or the user's restrictions
+    Kept per user until the user's progress is written, the index changes or the user's restrictions
     change (a new rule object): the stamp is read before the progress, so a write in between only
     makes the next request compute it again."""
-    stamp = progress.stamp()
+    stamp = progress.stamp(user)
     if _states_index[0] is not index:
         _states.clear()  # drop the old index with the states made from it
         _states_index[0] = index

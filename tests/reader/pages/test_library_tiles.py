@@ -44,6 +44,14 @@ def test_a_progress_write_changes_the_tile_at_once_and_only_for_its_user(scanned
     assert "2 chapters · 1 read" in tile(reader_user)
 
 
+def test_marking_a_whole_manga_read_or_unread_changes_the_tile_at_once(scanned, reader_user):
+    assert "2 chapters</span>" in tile(reader_user)  # the user's read state is kept from here on
+    assert reader_user.post("/api/read/many", {"m": "Moon Garden", "read": True})[0] == 200
+    assert "all read" in tile(reader_user) and api_card(reader_user)["read"] == 2
+    assert reader_user.post("/api/read/many", {"m": "Moon Garden", "read": False})[0] == 200
+    assert "read" not in tile(reader_user).split("chapters", 1)[1] and api_card(reader_user)["read"] == 0
+
+
 def test_a_scan_changes_the_tile(scanned, admin, reader_user, library_dir):
     save_done(reader_user, "1/1")
     assert "2 chapters · 1 read" in tile(reader_user)

@@ -39,6 +39,29 @@ def test_a_second_request_is_sent_from_the_cache_and_a_follow_makes_it_again(sca
     assert next(m for m in reader_user.get("/api/library")[2]["manga"] if m["name"] == "Moon Garden")["following"]
 
 
+def progress_body(client, cid="1/1"):
+    status, _, chapter = client.get(f"/api/chapter?m=Moon%20Garden&c={cid}")
+    assert status == 200, chapter
+    return {"m": "Moon Garden", "c": cid, "v": chapter["version"], "p": 0, "n": len(chapter["pages"]),
+            "done": False, "shift": []}
+
+
+def test_another_users_progress_keeps_my_page_and_my_own_makes_it_again(scanned, reader_user, other_user):
+    body = progress_body(other_user)
+    first = warm(reader_user)
+    before = hits()
+    assert other_user.post("/api/progress", body)[0] == 200  # the other user's own data: not on my page
+    assert page(reader_user) == first and hits() == before + 1
+    assert reader_user.get("/api/library")[0] == 200
+    library = reader_user.get("/api/library")[2]
+    assert hits() == before + 2
+    assert reader_user.post("/api/progress", progress_body(reader_user))[0] == 200
+    mine = page(reader_user)
+    assert hits() == before + 2 and mine != first and "Continue" in mine
+    assert reader_user.get("/api/library")[2] != library and hits() == before + 2
+    assert "Moon Garden" in page(other_user)  # their page, made after their write, shows it too
+
+
 def test_each_session_gets_its_own_page(scanned, admin, reader_user, other_user):
     assert '<span class="who">reader</span>' in page(reader_user)
     assert '<span class="who">other</span>' in page(other_user)
