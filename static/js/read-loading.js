@@ -51,7 +51,11 @@
       p.h = img.naturalHeight;
       R.sizeLearned();
     }
-    if (el && el.isConnected && onScreen(el)) R.painted("first-page");
+    // Painted means decoded and then a frame: "load" comes before the decode, 20-50 ms before the
+    // image is on screen (docs/performance.md).
+    if (img.mcReady) img.mcReady.then(() => {
+      if (img.mcDecoded && el && el.isConnected && onScreen(el)) R.painted("first-page");
+    });
     checkWhole(R, p, img);
   }
 
