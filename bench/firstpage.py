@@ -12,11 +12,18 @@ server runs as deployed, with collected static files, so the scripts come from t
 without a request. The row is the median of the runs, and the note says where the time went in the
 median run: the HTML, the reader's scripts (how many, and when the last one ended), when the first
 page's image was requested and arrived, and the reader's mark.
+
+The baseline, in turns with the reader's runs: the same image alone on a bare page (no script, no
+style sheet) served by a small server of its own on another port of this host, opened from the
+manga page in the same way: what this browser needs to show that image after the same click.
 """
 import statistics
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import quote
 
 from .report import Row, skipped, target
+from .server import Client
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -24,17 +31,49 @@ ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--
 NAME = "reader: navigation to first page painted"
 TARGET = "value <= 180 | ≤ 180 ms"
 
-# The largest contentful paint so far, if it is the first page's image (only a PerformanceObserver
-# sees it: buffered entries), else null.
-LCP = """() => new Promise((resolve) => {
-  const preload = document.querySelector('link[rel=preload][as=image]');
+# The largest contentful paint so far, if it is the image at the given URL (only a
+# PerformanceObserver sees it: buffered entries), else null.
+LCP = """(image) => new Promise((resolve) => {
   new PerformanceObserver((list) => {
     const entries = list.getEntries();
     const last = entries[entries.length - 1];
-    resolve(last && preload && last.url === preload.href ? last.startTime : null);
+    resolve(last && last.url === image ? last.startTime : null);
   }).observe({type: 'largest-contentful-paint', buffered: true});
   setTimeout(() => resolve(null), 1000);
 })"""
+BARE = (b'<!doctype html><html><head><meta charset="utf-8"><title>page</title></head>'
+        b'<body style="margin:0;background:#0c0c0e"><img src="/page" alt="page" '
+        b'style="display:block;width:100vw;height:100vh;object-fit:contain"></body></html>')
+
+
+class BarePage:
+    """The bare page and its image, from a thread of this process on a free loopback port."""
+
+    def __init__(self, image, content_type):
+        files = {"/": (BARE, "text/html; charset=utf-8"), "/page": (image, content_type)}
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self):
+                body, kind = files.get(self.path, files["/"])
+                self.send_response(200)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "max-age=3600")  # as warm as the reader's image
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
 
 TIMINGS = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
@@ -63,21 +102,34 @@ def row(server, cookie, manga, cid, runs=7):
     book, chapter = cid.split("/")
     manga_url = f"{server.url}/manga/{quote(manga, safe='')}/"
     url = f"{server.url}/read/{quote(manga, safe='')}/{book}/{chapter}/"
-    results = []
+    client = Client("127.0.0.1", server.port)
+    client.cookies["sid"] = cookie
+    html = client.get(url[len(server.url):])[2].decode()
+    first = html.split('<link rel="preload" as="image" href="', 1)[1].split('"', 1)[0]
+    status, headers, image = client.get(first)
+    assert status == 200, (first, status)
+    bare = BarePage(image, headers["Content-Type"])
+    results, alone = [], []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             context = browser.new_context(viewport={"width": 1280, "height": 800})
             context.add_cookies([{"name": "sid", "value": cookie, "url": server.url}])
             page = context.new_page()
-            for run in range(runs + 1):
+            for run in range(runs + 1):  # the first run of each fills the HTTP cache
                 page.goto(manga_url)
                 page.goto(url)
                 page.wait_for_function("() => performance.getEntriesByName('mc-first-page').length > 0", timeout=15000)
-                if run:  # the first run fills the HTTP cache
-                    results.append({**page.evaluate(TIMINGS), "lcp": page.evaluate(LCP)})
+                if run:
+                    results.append({**page.evaluate(TIMINGS), "lcp": page.evaluate(LCP, server.url + first)})
+                page.goto(manga_url)
+                page.goto(bare.url)
+                page.wait_for_load_state("load")
+                if run:
+                    alone.append(page.evaluate(LCP, bare.url + "page"))
         finally:
             browser.close()
+            bare.stop()
     painted = [r for r in results if r["lcp"] is not None]
     if not painted:
         return Row(NAME, value=float("inf"), shown="no paint of the first page reported", target=target(TARGET),
@@ -89,9 +141,11 @@ def row(server, cookie, manga, cid, runs=7):
              if mid["imageStart"] is not None else "first image from the HTTP cache, no request")
     others = f" ({len(results) - len(painted)} runs where it was not the first page left out)" \
         if len(painted) < len(results) else ""
+    alone = [t for t in alone if t is not None]
+    floor = statistics.median(alone) if alone else None
     return Row(NAME, value=median, shown=f"median {median:.0f} ms of {len(painted)}",
-               baseline=f"HTML received at {mid['html']:.0f} ms", ratio=median / mid["html"] if mid["html"] else None,
-               target=target(TARGET),
+               baseline=f"the image alone on a bare page {floor:.0f} ms" if floor else "bare page: no paint reported",
+               ratio=median / floor if floor else None, target=target(TARGET),
                note=f"median run: HTML {mid['html']:.0f} ms; {mid['scripts']} scripts, the last in at "
                     f"{mid['scriptsEnd']:.0f} ms, run by {mid['dcl']:.0f} ms (DOMContentLoaded); {image}; "
                     f"painted {mid['lcp']:.0f} ms (largest contentful paint); the reader's mark "
