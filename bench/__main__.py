@@ -23,6 +23,7 @@ from . import (
     generate,
     household,
     loadgen,
+    pageturn,
     peering,
     proxy,
     scanning,
@@ -99,7 +100,9 @@ def server_rows(work, library, index_pages, opts, say):
         say("first page in the browser")
         probe = serving.Client("127.0.0.1", server.port)
         probe.cookies["sid"] = cookies[0]
-        rows.append(firstpage.row(server, cookies[0], generate.LONG, serving.chapter_target(probe, generate.LONG)[0]))
+        chapter = serving.chapter_target(probe, generate.LONG)[0]
+        rows.append(firstpage.row(server, cookies[0], generate.LONG, chapter))
+        rows.append(pageturn.row(server, cookies[0], generate.LONG, chapter))
         say("open-loop household mix")
         admin = serving.Client("127.0.0.1", server.port)
         admin.cookies["sid"] = cookies[0]

@@ -24,7 +24,7 @@ ROWS = [
     "/lib/ image, gunicorn alone, 16 clients", "/lib/ image, nginx + hand-off, 16 clients",
     "/lib/ signed link, nginx, 16 clients", "/thumb/ cover, link cookies, 16 clients",
     "/lib-thumb/ page thumbnail, 16 clients",
-    "reader: navigation to first page painted",
+    "reader: navigation to first page painted", "reader: preloaded page turn, key to frame",
     *(f"open loop 200/s: {route}" for route in ("GET /lib/ page", "POST /api/progress", "GET /api/chapter",
                                                 "GET /api/library", "GET / (library page)")),
     "open loop: rate where p99 passes 100 ms", "open loop 200/s, full scans: worst p99",
@@ -37,7 +37,7 @@ ROWS = [
     "peer transfer, 200-page chapter, pacing 0",
 ]
 
-TARGETS = ("p99 ≤ 10 ms", "≤ 2× calm", "≤ 180 ms",
+TARGETS = ("p99 ≤ 10 ms", "≤ 2× calm", "≤ 180 ms", "p95 ≤ 16 ms",
            "≥ 0.6× raw", "≤ 2× raw", "≤ 1.5 s", "≤ 60 B/page", "≤ 50 ms", "p99 ≤ 25 ms", "p50 ≤ 1.5 ms", "≥ 0.8× nginx",
            "≥ 0.5× folders", "none opened", "≥ 0.7× folder", "≥ 0.9× /lib/", "≤ 1.2× cookie", "≤ 2× no backup",
            "≥ 0.2× /lib/")
