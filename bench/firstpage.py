@@ -19,6 +19,7 @@ manga page in the same way: what this browser needs to show that image after the
 """
 import statistics
 import threading
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import quote
 
@@ -92,10 +93,25 @@ TIMINGS = """() => {
 }"""
 
 
+@contextmanager
+def signed_in_page(server, cookie):
+    """A 1280×800 tab of Debian's Chromium holding the session cookie for `server`."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            context.add_cookies([{"name": "sid", "value": cookie, "url": server.url}])
+            yield context.new_page()
+        finally:
+            browser.close()
+
+
 def row(server, cookie, manga, cid, runs=7):
     """`server` should run with collected static files (serving.start_server(collectstatic=True))."""
     try:
-        from playwright.sync_api import sync_playwright
+        import playwright  # noqa: F401
     except ImportError:
         return skipped(NAME, "Playwright is not installed (pip install '.[dev]')", TARGET)
     book, chapter = cid.split("/")
@@ -109,12 +125,8 @@ def row(server, cookie, manga, cid, runs=7):
     assert status == 200, (first, status)
     bare = BarePage(image, headers["Content-Type"])
     results, alone = [], []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1280, "height": 800})
-            context.add_cookies([{"name": "sid", "value": cookie, "url": server.url}])
-            page = context.new_page()
+    try:
+        with signed_in_page(server, cookie) as page:
             for run in range(runs + 1):  # the first run of each fills the HTTP cache
                 page.goto(manga_url)
                 page.goto(url)
@@ -126,9 +138,8 @@ def row(server, cookie, manga, cid, runs=7):
                 page.wait_for_load_state("load")
                 if run:
                     alone.append(page.evaluate(LCP, bare.url + "page"))
-        finally:
-            browser.close()
-            bare.stop()
+    finally:
+        bare.stop()
     painted = [r for r in results if r["lcp"] is not None]
     if not painted:
         return Row(NAME, value=float("inf"), shown="no paint of the first page reported", target=target(TARGET),

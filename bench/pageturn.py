@@ -10,7 +10,7 @@ each turn: Shift, which the reader ignores, so what any key costs this browser u
 import time
 from urllib.parse import quote
 
-from .firstpage import ARGS, CHROMIUM
+from .firstpage import signed_in_page
 from .report import Row, skipped, target
 
 NAME = "reader: preloaded page turn, key to frame"
@@ -53,38 +53,29 @@ def durations(server, cookie, manga, cid, turns):
     """(durations of the presses that turned a page, of the Shift presses) in ms, UNDER when not reported."""
     book, chapter = cid.split("/")
     url = f"{server.url}/read/{quote(manga, safe='')}/{book}/{chapter}/"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1280, "height": 800})
-            context.add_cookies([{"name": "sid", "value": cookie, "url": server.url}])
-            page = context.new_page()
-            page.add_init_script(OBSERVE)
-            page.goto(url)
-            _wait(page, "performance.getEntriesByName('mc-first-page').length > 0")
-            mode = page.evaluate("mcReader.mode")
-            before = page.evaluate(AT)
-            _press(page, "ArrowLeft")  # which key goes forward: the chapter's direction decides
-            keys = {1: "ArrowLeft", -1: "ArrowRight"} if page.evaluate(AT) > before else \
-                {1: "ArrowRight", -1: "ArrowLeft"}
-            last, step, turned = page.evaluate("mcReader.shown.length") - 1, 1, []
-            for _ in range(turns):  # back and forth, never onto the end card
-                at = page.evaluate(AT)
-                step = -1 if at >= last else 1 if at <= 0 else step
-                _wait(page, READY, step)
-                _press(page, keys[step])
-                turned.append(page.evaluate(AT) == at + step)
-                _press(page, "Shift")
-            time.sleep(0.5)  # the last entries
-            log = page.evaluate("mcKeys")
-        finally:
-            browser.close()
+    with signed_in_page(server, cookie) as page:
+        page.add_init_script(OBSERVE)
+        page.goto(url)
+        _wait(page, "performance.getEntriesByName('mc-first-page').length > 0")
+        mode = page.evaluate("mcReader.mode")
+        before = page.evaluate(AT)
+        _press(page, "ArrowLeft")  # which key goes forward: the chapter's direction decides
+        keys = {1: "ArrowLeft", -1: "ArrowRight"} if page.evaluate(AT) > before else \
+            {1: "ArrowRight", -1: "ArrowLeft"}
+        last, step, turned = page.evaluate("mcReader.shown.length") - 1, 1, []
+        for _ in range(turns):  # back and forth, never onto the end card
+            at = page.evaluate(AT)
+            step = -1 if at >= last else 1 if at <= 0 else step
+            _wait(page, READY, step)
+            _press(page, keys[step])
+            turned.append(page.evaluate(AT) == at + step)
+            _press(page, "Shift")
+        time.sleep(0.5)  # the last entries
+        log = page.evaluate("mcKeys")
     slow = {round(stamp, 1): duration for stamp, duration in log["slow"]}
     timed = [(key, slow.get(round(stamp, 1), UNDER)) for stamp, key in log["pressed"]][1:]  # not the probe
-    turns = [d for (key, d), made in zip((t for t in timed if t[0] != "Shift"), turned) if made]
-    return turns, [d for key, d in timed if key == "Shift"], mode
+    page_turns = [d for (key, d), made in zip((t for t in timed if t[0] != "Shift"), turned) if made]
+    return page_turns, [d for key, d in timed if key == "Shift"], mode
 
 
 def row(server, cookie, manga, cid, turns=40):
