@@ -63,7 +63,7 @@ def durations(server, cookie, manga, cid, turns):
         keys = {1: "ArrowLeft", -1: "ArrowRight"} if page.evaluate(AT) > before else \
             {1: "ArrowRight", -1: "ArrowLeft"}
         last, step, turned = page.evaluate("mcReader.shown.length") - 1, 1, []
-        for _ in range(turns):  # back and forth, never onto the end card
+        for _ in range(turns if last > 0 else 0):  # back and forth, never onto the end card
             at = page.evaluate(AT)
             step = -1 if at >= last else 1 if at <= 0 else step
             _wait(page, READY, step)
