@@ -142,7 +142,7 @@ def row(server, cookie, manga, cid, runs=7):
                 page.wait_for_function("() => performance.getEntriesByName('mc-first-page').length > 0", timeout=15000)
                 if run:
                     lcp = page.evaluate(LCP, None)
-                    results.append({**page.evaluate(TIMINGS), "lcp": lcp["time"], "seen": lcp})
+                    results.append({**page.evaluate(TIMINGS), "lcp": lcp["time"], "seen": lcp["seen"]})
                 page.goto(manga_url)
                 page.goto(bare.url)
                 page.wait_for_load_state("load")

@@ -26,7 +26,7 @@ new PerformanceObserver((list) => {
 # The current page's position among the shown ones, and whether the page a turn by `step` shows is
 # decoded.
 AT = "mcReader.shown.indexOf(mcReader.page)"
-READY = "(step) => mcReader.decoded.includes(mcReader.shown[mcReader.shown.indexOf(mcReader.page) + step])"
+READY = f"(step) => mcReader.decoded.includes(mcReader.shown[{AT} + step])"
 
 
 def _wait(page, expression, arg=None, timeout=10):

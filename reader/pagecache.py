@@ -79,11 +79,11 @@ def cached(view):
                clock.now_ms() // 60_000)
         with _lock:
             hit = _entries.get(key) if _same(_counters[0], counters) else None
-            if hit is not None and hit[0] != own:
-                hit = None
-            if hit is not None:
+            if hit is not None and hit[0] == own:
                 _entries.move_to_end(key)
                 stats["hits"] += 1
+            else:
+                hit = None
         if hit is not None:
             _, status, headers, body = hit
             response = HttpResponse(body, status=status)
