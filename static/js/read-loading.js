@@ -1,10 +1,10 @@
 /* Reader image loading (docs/reader.md, "Loading").
  *
  * Flow: images get their src from an IntersectionObserver on the scroll container, 1.5 screens
- * ahead. Page/Book: a pool of 12 Image objects. Once the pages on screen have loaded, the next
- * pages and the previous one are fetched at low priority and decoded, and a page turn inserts
- * those same decoded elements, so the old and the new page swap in one frame (a fresh <img>
- * would be painted empty while it decodes).
+ * ahead. Page/Book: a pool of 12 Image objects. Once the pages on screen have been decoded and
+ * drawn, the next pages and the previous one are fetched at low priority and decoded, and a page
+ * turn inserts those same decoded elements, so the old and the new page swap in one frame (a fresh
+ * <img> would be painted empty while it decodes).
  */
 (function () {
   "use strict";
@@ -192,11 +192,21 @@
     return wanted;
   }
 
-  /** After a page turn: once the pages on screen are decoded, fetch and decode the neighbours. */
+  /** A promise settled once the next frame has been drawn: the frame after it has begun. */
+  function afterFrame() {
+    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))));
+  }
+
+  /**
+   * After a page turn: once the pages on screen are decoded and drawn, fetch and decode the
+   * neighbours. Not before that frame: a neighbour's decode would take the CPU from the raster of
+   * the page just turned to. Returns a promise settled when the pages on screen are decoded.
+   */
   function shown(R) {
     const mine = ++turn;
     const imgs = MCR.layout.visible(R).map((li) => pool.get(R.list[li].i)).filter(Boolean);
-    return Promise.all(imgs.map((img) => img.mcReady)).then(() => {
+    const ready = Promise.all(imgs.map((img) => img.mcReady));
+    ready.then(afterFrame).then(() => {
       if (mine !== turn || R.mode === "flow") return;
       neighbours(R).forEach((li) => {
         const p = R.list[li];
@@ -204,6 +214,7 @@
       });
       trim();
     });
+    return ready;
   }
 
   function decoded() {

@@ -43,6 +43,20 @@ def test_it_swaps_in_decoded_images_within_one_frame(srv, desktop, reader_on, mo
     assert all(a["ready"] and a["decoding"] == "sync" for a in swap["added"])
 
 
+def test_a_turn_fetches_the_next_neighbour_only_after_its_frame(srv, desktop, reader_on):
+    """A neighbour's fetch and decode would take the CPU from the raster of the page just turned to."""
+    reader = reader_on(desktop, srv, startMode="page").open(MOON, 1, 1)
+    reader.wait("[1, 2, 3].every((i) => mcReader.decoded.includes(i))")
+    reader.page.keyboard.press("ArrowLeft")  # to page 2: page 5 (index 4) is the new neighbour
+    reader.wait("mcReader.decoded.includes(4) && performance.getEntriesByName('mc-turn').length > 0")
+    started, painted = reader.page.evaluate("""() => {
+      const url = JSON.parse(document.getElementById('chapter-data').textContent).pages[4].u;
+      const fetched = performance.getEntriesByType('resource').find((e) => e.name.endsWith(url));
+      const turn = performance.getEntriesByName('mc-turn')[0];
+      return [fetched.startTime, turn.startTime + turn.duration]; }""")
+    assert started > painted
+
+
 def test_it_preloads_three_ahead_and_one_back_in_a_pool_of_12(srv, phone, reader_on):
     reader = reader_on(phone, srv, startMode="page").open(MOON, 1, 1)
     reader.wait("[0, 1, 2, 3].every((i) => mcReader.decoded.includes(i))")
