@@ -62,6 +62,7 @@ def durations(server, cookie, manga, cid, turns):
         _press(page, "ArrowLeft")  # which key goes forward: the chapter's direction decides
         keys = {1: "ArrowLeft", -1: "ArrowRight"} if page.evaluate(AT) > before else \
             {1: "ArrowRight", -1: "ArrowLeft"}
+        time.sleep(0.3)  # that first turn hid the bars: their 0.18 s slide-out is not part of a page turn
         last, step, turned = page.evaluate("mcReader.shown.length") - 1, 1, []
         for _ in range(turns if last > 0 else 0):  # back and forth, never onto the end card
             at = page.evaluate(AT)
