@@ -250,11 +250,12 @@
     return m >= 60 ? Math.floor(m / 60) + ":" + two(m % 60) + ":" + two(s % 60) : m + ":" + two(s % 60);
   }
 
-  const localActive = () => sending.active + pend.active;
+  // Each batch rounded as its pulse sends it, so the total does not move when a pulse lands.
+  const localActive = () => Math.round(sending.active) + Math.round(pend.active);
   const totals = () => ({
     total: (summary.totalActiveMs || 0) + localActive(),
     pass: ((pass() || {}).activeMs || 0) + localActive(),
-    loading: (summary.loadingMs || 0) + sending.loading + pend.loading,
+    loading: (summary.loadingMs || 0) + Math.round(sending.loading) + Math.round(pend.loading),
   });
 
   const time = h("span", { className: "rd-clock-time" });

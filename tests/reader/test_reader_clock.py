@@ -49,6 +49,32 @@ def test_it_counts_active_time_and_verifies_the_page_after_input_and_pauses_on_b
     assert "Verified pages1 of 3" in panel.inner_text().replace("\n", "").replace("\t", "")
 
 
+def test_the_total_does_not_move_when_a_pulse_lands(desktop, srv, reader_on):
+    """The chip counts what is on its way as the server will record it, so a paused clock stays still."""
+    reader = reader_on(desktop, srv, readingClock=True).open("Tiny", "0", "3")
+    page = reader.page
+    page.keyboard.press("Shift")
+    reader.wait("mcClock.state === 'running'")  # the lease's pulse has landed
+    held = []
+    page.route("**/api/reading/pulse", lambda route: held.append(route))
+    time.sleep(0.7)
+    page.evaluate("window.dispatchEvent(new Event('blur'))")  # sends the release pulse, held on its way
+    reader.wait("mcClock.state === 'paused'")
+    deadline = time.monotonic() + 4
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert len(held) == 1, "the release pulse was not sent"
+    on_its_way = reader.state("mcClock.activeMs")
+    with page.expect_response("**/api/reading/pulse") as answer:
+        held[0].continue_()
+    assert answer.value.ok
+    record = recorded(reader, "0/3", lambda r: r["totalActiveMs"] > 0)
+    assert 500 <= record["totalActiveMs"] <= 2500
+    assert on_its_way == record["totalActiveMs"]
+    page.evaluate("new Promise((done) => setTimeout(done, 300))")  # the answer has been taken in
+    assert reader.state("mcClock.activeMs") == on_its_way
+
+
 @pytest.mark.timing  # pages turned within fractions of a second of each other: run alone (scripts/test)
 def test_it_refuses_pages_faster_than_five_a_second_without_losing_the_time(desktop, srv, reader_on):
     # Flow at 20 %: six of the nine pages fit on the screen at once.
