@@ -6,7 +6,7 @@
   latency counts from that slot, so a stalled server cannot hide its stall by being asked less),
   while backups run back to back, against the same rate with no backup.
 
-    python -m bench.backup_bench [--seconds 10] [--rate 50]
+    python -m bench.backup_bench [--seconds 10] [--rate 50] [--db-mb 10] [--catalog-mb 2]
 """
 import argparse
 import gzip
@@ -180,11 +180,15 @@ def backup_rows(work, db_mb=10, catalog_mb=2, seconds=10.0, rate=50, say=print):
 
 def main():
     parser = argparse.ArgumentParser(prog="python -m bench.backup_bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--rate", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=10.0, help="of each progress run (default 10)")
+    parser.add_argument("--rate", type=int, default=50, help="progress writes a second (default 50)")
+    parser.add_argument("--db-mb", type=float, default=10.0, help="size of db.json (default 10)")
+    parser.add_argument("--catalog-mb", type=float, default=2.0, help="size of catalog.json (default 2)")
     parser.add_argument("--dir", default=str(Path(__file__).parent / "out" / "backup"))
     args = parser.parse_args()
-    rows = backup_rows(Path(args.dir).resolve(), args.seconds, args.rate,
+    if min(args.seconds, args.rate, args.db_mb, args.catalog_mb) <= 0:
+        parser.error("--seconds, --rate, --db-mb and --catalog-mb must be positive")
+    rows = backup_rows(Path(args.dir).resolve(), args.db_mb, args.catalog_mb, seconds=args.seconds, rate=args.rate,
                        say=lambda text: print(text, flush=True))
     print(table(rows, "MangaCircus backup benchmark"))
 

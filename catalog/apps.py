@@ -13,7 +13,7 @@ class CatalogConfig(AppConfig):
         settings_section("admin", "catalog", "Catalog", "mc-settings-catalog", order=25)
         localadmin.register("catalog-import", research.import_handler)
         localadmin.register("catalog-export", research.export_handler)
-        backups.register_snapshot("catalog.json", store.snapshot)  # from memory, under its lock
+        backups.register_snapshot("catalog.json", store.snapshot)  # as of now or of its next flush
 
     def check_runtime(self):
         from . import store

@@ -82,7 +82,7 @@ def close_catalog():
 
 
 def snapshot():
-    """catalog.json as it is in memory now, serialised under its lock (for backups); None when closed."""
+    """catalog.json for a backup, as of now or of its next flush (JsonFile.snapshot); None when closed."""
     f = _file
     return None if f is None else f.snapshot()
 

@@ -123,7 +123,7 @@ def own_changes(owner):
 
 
 def snapshot():
-    """db.json as it is in memory now, serialised under its lock (for backups); None when closed."""
+    """db.json for a backup, as of now or of its next flush (JsonFile.snapshot); None when closed."""
     db = _db
     return None if db is None else db.snapshot()
 

@@ -27,7 +27,7 @@ class ReaderConfig(AppConfig):
         )
 
         peer_actions.register()
-        backups.register_snapshot(peers.FILE, peers.snapshot)  # from memory, under its lock
+        backups.register_snapshot(peers.FILE, peers.snapshot)  # as of now or of its next flush
 
         settings_section("user", "reading", "Reading", "mc-settings-reading", order=20)
         settings_section("user", "notifications", "Notifications", "mc-settings-notifications", order=30)

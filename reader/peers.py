@@ -52,7 +52,7 @@ def close_store():
 
 
 def snapshot():
-    """peers.json as it is in memory now, serialised under its lock (for backups); None when closed."""
+    """peers.json for a backup, as of now or of its next flush (JsonFile.snapshot); None when closed."""
     f = _file
     return None if f is None else f.snapshot()
 

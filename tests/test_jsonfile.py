@@ -142,3 +142,64 @@ def test_it_refuses_a_file_over_the_size_cap_at_once_naming_it_and_its_size(tmp_
     assert time.monotonic() - started < 1
     assert str(path) in str(refused.value) and "2,147,483,648 bytes" in str(refused.value)
     assert path.stat().st_size == 2 * 1024 ** 3
+
+
+class CountingDumps:
+    """orjson with its dumps() calls counted: a snapshot must not serialise a second time."""
+    def __init__(self):
+        self.calls = 0
+
+    def dumps(self, value):
+        self.calls += 1
+        return orjson.dumps(value)
+
+    def __getattr__(self, name):
+        return getattr(orjson, name)
+
+
+@pytest.fixture
+def dumps(monkeypatch):
+    counting = CountingDumps()
+    monkeypatch.setattr("mangacircus.jsonfile.orjson", counting)
+    return counting
+
+
+def changed(f, **values):
+    with f.lock:
+        f.data.update(values)
+        f.touch()
+
+
+def test_a_snapshot_takes_the_bytes_of_the_next_flush_without_serialising_again(tmp_path, dumps):
+    f = JsonFile(tmp_path / "db.json", delay=0.2, max_wait=0.2)
+    changed(f, a=1)
+    taken = f.snapshot()
+    assert orjson.loads(taken) == {"a": 1}
+    assert taken == (tmp_path / "db.json").read_bytes()
+    assert (dumps.calls, f.flushes) == (1, 1)  # the flush's serialisation only
+    taken = f.snapshot()  # nothing pending: the file as it is, at once
+    assert orjson.loads(taken) == {"a": 1} and dumps.calls == 1
+    f.close()
+
+
+def test_a_snapshot_serialises_from_memory_when_the_flush_does_not_come_or_writes_fail(tmp_path, dumps):
+    clock = FakeClock()  # the flush's deadline never comes
+    f = JsonFile(tmp_path / "db.json", clock=clock)
+    changed(f, a=1)
+    started = time.monotonic()
+    assert orjson.loads(f.snapshot(wait=0.2)) == {"a": 1}
+    assert 0.2 <= time.monotonic() - started < 2 and f.flushes == 0
+    (tmp_path / "db.json.tmp").mkdir()  # writes fail from now on
+    changed(f, a=2)
+    assert f.flush() is False and f.failing
+    started = time.monotonic()
+    assert orjson.loads(f.snapshot(wait=5)) == {"a": 2}  # failing: at once, not after the wait
+    assert time.monotonic() - started < 1
+    (tmp_path / "db.json.tmp").rmdir()
+    f.close()
+
+
+def test_a_snapshot_of_a_file_never_written_is_the_document_in_memory(tmp_path):
+    f = JsonFile(tmp_path / "db.json")
+    assert f.snapshot() == b"{}"
+    f.close()

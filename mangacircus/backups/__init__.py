@@ -7,8 +7,8 @@ registered by mangacircus itself):
 
     backups.register_snapshot("catalog.json", catalog_store.snapshot)
 
-`snapshot()` answers the document's bytes, serialised under the document's lock, or None when
-the document is not open in this process (then the file on disk is taken). A process that
+`snapshot()` answers the document's bytes as of now or of its next flush (JsonFile.snapshot), or
+None when the document is not open in this process (then the file on disk is taken). A process that
 must be paused while the backup takes its snapshot (the scraper) registers a pause hook:
 `register_pause(pause)`, where `pause(lease_seconds)` answers a resume() callable, or None when
 there is nothing to pause.

@@ -4,8 +4,8 @@ A run:
 1. Ask every registered pauser to pause (the scraper finishes its page and saves its checkpoint;
    its pause is a lease, backup.json's `pauseLeaseSeconds`, that ends by itself if this process
    dies). Not running is fine.
-2. Collect DATA: the state files held in memory from their snapshots, taken under their locks,
-   everything else from disk, caches and secrets left out (archive.collect).
+2. Collect DATA: the state files held in memory from their snapshots (as of now or of their next
+   flush), everything else from disk, caches and secrets left out (archive.collect).
 3. Write BACKUP/mangacircus-YYYYMMDD-HHMMSS.tar.gz.part (mode 0600), fsync it.
 4. Resume the pausers.
 5. Verify it: read every member back against the manifest.
