@@ -72,6 +72,7 @@ def manga(request, name):
     meta = detail["meta"]
     return render(request, "reader/manga.html", {
         "m": detail, "meta": meta, "downloads": serverprefs.downloads_allowed(), "filter_links": _filter_links(meta),
+        "catalog_html": tiles.catalog_section(detail, bool(request.account.get("admin")), get_script_prefix()),
         "has_facts": any(meta[k] for k in ("authors", "artists", "status", "year")),
         "page_data": {"m": found.name, "following": detail["following"]},
     })

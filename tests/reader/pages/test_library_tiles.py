@@ -1,5 +1,6 @@
-"""The library page reuses each tile's HTML (reader/tiles.py): never a stale count after a progress
-write, a scan or a vote, and never another user's state."""
+"""The library page reuses each tile's HTML, and a manga page its Related section (reader/tiles.py):
+never a stale count or relation after a progress write, a scan, a vote or a catalog change, and never
+another user's state."""
 import re
 
 from tests.conftest import make_page
@@ -145,3 +146,40 @@ def test_the_facets_and_the_recent_row_follow_a_catalog_tag_and_a_restriction(sc
     status, _, data = admin.post("/api/admin/user/access", {"name": "reader", "only": None})
     assert status == 200, data
     assert facet_tags(reader_user)[0]["webtoon-ish"] == 1
+
+
+def related_section(client, name="Moon%20Garden"):
+    status, _, body = client.get(f"/manga/{name}/")
+    assert status == 200
+    found = re.search(r'<section class="catalog"[\s\S]*?</section>', body.decode())
+    return " ".join(found.group(0).split()) if found else ""
+
+
+def catalog_post(admin, path, body):
+    rev = admin.get("/api/admin/catalog")[2]["rev"]
+    status, _, data = admin.post(f"/api/admin/catalog/{path}", {"rev": rev, **body})
+    assert status == 200, data
+
+
+def test_the_manga_pages_related_section_follows_the_catalog_a_restriction_and_the_role(scanned, admin,
+                                                                                         reader_user):
+    assert related_section(reader_user) == ""  # nothing related yet, and no curator's links for a reader
+    assert "Edit metadata and cover" in related_section(admin)
+    catalog_post(admin, "relations", {"a": "Moon Garden", "type": "sequel", "b": "Long Scroll"})
+    mine = related_section(reader_user)
+    assert 'Sequel:</span> <a href="/manga/Long%20Scroll/">Long Scroll</a>' in mine, mine
+    assert "Edit metadata" not in mine and "Edit metadata and cover" in related_section(admin)
+    catalog_post(admin, "overrides", {"m": "Long Scroll", "title": "The Long Scroll"})
+    assert ">The Long Scroll</a>" in related_section(reader_user)
+    catalog_post(admin, "relations", {"a": "Moon Garden", "type": "side-story", "b": "Not Here"})
+    assert 'Not Here</span> <span class="pill missing"' in related_section(reader_user)
+    catalog_post(admin, "groups", {"name": "Garden cycle", "members": ["Moon Garden", "Long Scroll"],
+                                   "ordered": True})
+    assert '<ol class="group-members"> <li aria-current="true" class="current"><strong>Moon Garden' \
+        in related_section(reader_user)
+    status, _, data = admin.post("/api/admin/user/access", {"name": "reader", "only": ["Moon Garden"]})
+    assert status == 200, data
+    hidden = related_section(reader_user)
+    assert "Long Scroll" not in hidden and "Not Here" not in hidden  # only Moon Garden may be seen now
+    assert "<strong>Moon Garden</strong>" in hidden
+    assert "The Long Scroll" in related_section(admin)
