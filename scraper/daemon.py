@@ -52,6 +52,7 @@ class Daemon:
         self.idle = threading.Event()
         self.idle.set()
         self.lease_until = None
+        self._last_beat = float("-inf")
         self.watchdog = Watchdog(self.progress, stall_seconds, lambda: self.current is not None, self._on_stall)
 
     @classmethod
@@ -266,7 +267,12 @@ class Daemon:
                             for s in sources.all_sources()}
         return status
 
-    def heartbeat(self, state=None):
+    def heartbeat(self, state=None, at_most_every=0):
+        """Rewrite status.json; with `at_most_every` (seconds), not when the last write is more recent."""
+        now = time.monotonic()
+        if at_most_every and now - self._last_beat < at_most_every:
+            return
+        self._last_beat = now
         try:
             self.status_file.write(self.status(state))
         except OSError as e:

@@ -22,6 +22,7 @@ from .images import verify
 from .sources.base import ChapterInfo, PageInfo
 
 log = logging.getLogger(__name__)
+PAGE_BEAT_SECONDS = 1.0  # status.json after a page at most this often: it is a liveness signal, each write an fsync
 _HTML_TYPES = ("text/html", "application/xhtml+xml", "image/svg+xml", "text/plain", "application/json")
 
 
@@ -184,10 +185,11 @@ def download_chapter(d, job, source, entry, chapter):
             pages = _pages_again(d, source, transport, chapter, len(pages))
             stored[index] = _fetch_page(d, source, transport, pages[index], staging, index, len(pages))
         d.progress.touch()
-        queue.checkpoint(d.queue, job, chapter.id, len(stored), f".staging/{staging_name}")
+        queue.checkpoint(d.queue, job, chapter.id, len(stored), f".staging/{staging_name}", durable=False)
         d.set_progress(page=len(stored))
-        d.heartbeat()
+        d.heartbeat(at_most_every=PAGE_BEAT_SECONDS)
     d.check_cancelled(job)
+    queue.checkpoint(d.queue, job, chapter.id, len(stored), f".staging/{staging_name}")
     folder = d.library.publish_chapter(
         staging, entry["manga"], source.folder(chapter),
         source.chapter_meta(chapter, _chapter_json(source, chapter)),

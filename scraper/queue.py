@@ -337,11 +337,17 @@ def add_warning(q, job, message):
             save(q)
 
 
-def checkpoint(q, job, chapter, page, staging):
+def checkpoint(q, job, chapter, page, staging, durable=True):
+    """Where the job is. A restart resumes from the pages staged on disk, not from this count, so a
+    page's checkpoint (`durable=False`) is written with the next flush (within 0.5 s); the one
+    saved before a publication must be on disk, since it names the chapter being renamed in."""
     with q.lock:
         job["checkpoint"] = {"chapter": chapter, "page": page, "staging": staging}
         job["updated"] = now_ms()
-        save(q)
+        if durable:
+            save(q)
+        else:
+            q.touch()
 
 
 def chapter_done(q, job, chapter):

@@ -1,5 +1,6 @@
 """Staging, verification and publication: names, image checks, crash recovery (docs/scraper.md)."""
 import io
+import json
 import os
 
 import pytest
@@ -91,6 +92,32 @@ def test_it_records_a_publication_interrupted_before_its_revision_was_saved(daem
     assert [p["chapter"] for p in daemon.queue.data["published"]] == [
         "c0001 Part 1 [Fans]", "c0002 Part 2 [Fans]", "c0003 Part 3 [Fans]"]
     assert len([p for p in (library / "Moon Garden").iterdir() if p.is_dir()]) == 3
+
+
+def test_pages_checkpoint_with_the_next_flush_and_a_publication_finds_its_chapter_on_disk(daemon):
+    """A page's checkpoint waits for queue.json's next flush (the staged files are what a restart
+    resumes from); the checkpoint naming the chapter is on disk before the chapter is renamed in,
+    which is what recovers a publication interrupted before its revision was saved."""
+    daemon.queue.delay = daemon.queue.max_wait = 3600  # no background flush: only the saves made now
+    queue.add_job(daemon.queue, "add", "fake", "s1")
+    assert daemon.process_one_job()
+    on_disk_at_publication = []
+    publish = daemon.library.publish_chapter
+
+    def publish_and_look(staging, manga, folder, *args, **kwargs):
+        jobs = json.loads((daemon.dir / "queue.json").read_bytes())["jobs"]
+        checkpoint = next(j for j in jobs if j["kind"] == "chapters")["checkpoint"]
+        on_disk_at_publication.append((checkpoint["chapter"], checkpoint["page"]))
+        return publish(staging, manga, folder, *args, **kwargs)
+
+    daemon.library.publish_chapter = publish_and_look
+    flushes = daemon.queue.flushes
+    drain(daemon)
+    assert on_disk_at_publication == [("s1c1", 4), ("s1c2", 4), ("s1c3", 4)]
+    # 12 pages, 3 chapters: a save before each publication and one with it, and the job's start and
+    # end make 8 (a save for each page made 17).
+    assert daemon.queue.flushes - flushes <= 8, daemon.queue.flushes - flushes
+    assert daemon.queue.data["revision"] == 3
 
 
 def test_it_recovers_a_new_manga_caught_between_its_two_renames(tmp_path):
