@@ -22,7 +22,9 @@ from .build_archive import ArchiveBuilding, ArchiveSlot, BookInfo
 from .folders import join
 from .model import UNSETTLED, Book, Chapter, Manga, Version, stamp_ms, stamp_mtime_ns, stamp_of
 from .names import (
+    IMAGE_EXTENSIONS,
     ChapterName,
+    extension,
     is_archive,
     is_page,
     loose_chapter,
@@ -224,8 +226,10 @@ class MangaBuilder(ArchiveBuilding):
                 self.warn("unreadable", rel, f"cannot be listed ({e.strerror or e})")
                 self.watch.append((rel, stamp))
                 return slot.parsed, None
-            pages = [e for e in entries if not e.is_dir and is_page(e.name)]
-            for e in entries:
+            pages, others = [], []
+            for e in entries:  # listed, so never an ignored name: the extension alone makes a page
+                (pages if not e.is_dir and extension(e.name) in IMAGE_EXTENSIONS else others).append(e)
+            for e in others:
                 if e.is_dir:
                     self.warn("skipped-folder", join(rel, e.name), "folders inside a chapter folder are not read")
                 elif e.name == "chapter.json":

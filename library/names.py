@@ -3,6 +3,7 @@
 Pure functions of one name each; nothing here touches the disk.
 Matching is case-insensitive; the separators between parts are any run of spaces, `_`, `-`, `.`.
 """
+import functools
 import re
 from decimal import Decimal
 from typing import NamedTuple
@@ -72,8 +73,10 @@ def key_order(key):
     return (int(extra), int(whole), _fraction_order(fraction), key)
 
 
+@functools.lru_cache(maxsize=4096)
 def natural_key(name):
-    """'2.jpg' before '10.jpg'; ties broken by the plain name so the order is total."""
+    """'2.jpg' before '10.jpg'; ties broken by the plain name so the order is total. Cached: a
+    library repeats its page names (001.jpg …) in every chapter, and a full scan sorts them all."""
     parts = _DIGITS.split(name.casefold())
     return tuple(int(p) if i % 2 else p for i, p in enumerate(parts)), name
 
