@@ -24,13 +24,12 @@ def digest(key):
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def _forget(name):
+def forget_user(name):
     keys = db.section("apikeys")
     for d in [d for d, k in keys.items() if k.get("u") == name]:
         del keys[d]
 
 
-db.on_user_deleted(_forget)
 
 
 def key_id(key_digest):

@@ -5,9 +5,14 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self):
+        from mangacircus import db, events
         from mangacircus.pages import settings_section
 
-        from . import apikeys, sessions, users  # noqa: F401  (they register their db.json validators and hooks)
+        from . import apikeys, sessions, users
+
+        db.add_validator(users.validate)
+        events.user_deleted.connect(sessions.end_all)
+        events.user_deleted.connect(apikeys.forget_user)
 
         settings_section("user", "profile", "Profile & password", "mc-settings-profile", order=10)
         settings_section("admin", "users", "Users", "mc-settings-users", order=10)

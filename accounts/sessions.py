@@ -19,13 +19,12 @@ def digest(token):
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _end_all(name, keep=None):
+def end_all(name, keep=None):
     sessions = db.section("sessions")
     for d in [d for d, s in sessions.items() if s.get("u") == name and d != keep]:
         del sessions[d]
 
 
-db.on_user_deleted(_end_all)
 
 
 def create_session(name, key=None):
@@ -65,7 +64,7 @@ def end_session(token):
 def end_other_sessions(name, keep_token=None):
     """End every session of the user except the one of `keep_token` (a password change)."""
     with db.security_change("sessions"):
-        _end_all(name, digest(keep_token) if keep_token else None)
+        end_all(name, digest(keep_token) if keep_token else None)
 
 
 def prune_sessions():

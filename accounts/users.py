@@ -12,13 +12,12 @@ from mangacircus.errors import Conflict, Invalid
 NAME_RE = re.compile(r"^[^\W_][\w.-]{0,31}$")
 
 
-def _validate(data):
+def validate(data):
     for name, user in data.get("users", {}).items():
         if not isinstance(user, dict) or not isinstance(user.get("hash"), str):
             raise ValueError(f'user "{name}" has no password hash')
 
 
-db.add_validator(_validate)
 
 
 def _stored_name(users, name):

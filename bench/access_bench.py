@@ -77,7 +77,8 @@ def main():
 
 
 def run(args):
-    from reader import access, filters, summaries
+    from reader import access
+    from shelf import filters, summaries
 
     found = synthetic_index(args.manga)
     names = list(found.manga)

@@ -41,7 +41,7 @@ def timed(client, path, runs):
 def summaries_from_scratch(root, runs=5):
     """What every request would pay without the summary cache: building all summaries (in-process)."""
     from library.scan import Scan
-    from reader import summaries
+    from shelf import summaries
 
     index, _ = Scan(str(root), None, "full").run()
     times = []

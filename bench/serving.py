@@ -59,7 +59,7 @@ def seed_reading(client, names):
 def browser_cookies(server, sids):
     """The Cookie header values of browsers that have shown a page: each session with the CSRF
     cookie the first page set (a library page made for a browser without one is never sent again
-    from the page cache, reader/pagecache.py)."""
+    from the page cache, shelf/pagecache.py)."""
     first_visit = Client("127.0.0.1", server.port)
     first_visit.cookies["sid"] = sids[0]
     first_visit.get("/")

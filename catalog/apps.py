@@ -13,19 +13,19 @@ class CatalogConfig(AppConfig):
         settings_section("admin", "catalog", "Catalog", "mc-settings-catalog", order=25)
         localadmin.register("catalog-import", research.import_handler)
         localadmin.register("catalog-export", research.export_handler)
-        backups.register_snapshot("catalog.json", store.snapshot)  # as of now or of its next flush
+        backups.register_snapshot(store.FILE, store.STATE.snapshot)  # as of now or of its next flush
 
     def check_runtime(self):
         from . import store
 
-        store.check()
+        store.STATE.check()
 
     def start_runtime(self):
         from library import thumbs
 
         from . import overrides, store
 
-        store.open_catalog()
+        store.STATE.open()
         thumbs.choose_covers(overrides.cover_path)
 
     def stop_runtime(self):
@@ -34,4 +34,4 @@ class CatalogConfig(AppConfig):
         from . import store
 
         thumbs.choose_covers(None)
-        store.close_catalog()
+        store.STATE.close()

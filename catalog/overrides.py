@@ -100,7 +100,7 @@ _KNOWN = ("title", "description", "direction", "altTitles", "tags", "hiddenTags"
 
 def get(name):
     """The override of `name` ({} when none); a copy."""
-    if not store.is_open():
+    if not store.STATE.is_open():
         return {}
     with store.read() as data:
         found = data["overrides"].get(name)
@@ -109,7 +109,7 @@ def get(name):
 
 
 def merge(meta, override):
-    """Cleaned manga.json metadata (reader.manga_detail.clean_meta) with the override applied."""
+    """Cleaned manga.json metadata (shelf.manga_detail.clean_meta) with the override applied."""
     if not override:
         return meta
     merged = dict(meta)

@@ -86,16 +86,16 @@ def _offline_index():
 
 
 def offline_export(payload):
-    store.open_catalog()
+    store.STATE.open()
     try:
         return work_list(_offline_index(), payload.get("manga") or None)
     finally:
-        store.close_catalog()
+        store.STATE.close()
 
 
 def offline_import(payload):
-    store.open_catalog()
+    store.STATE.open()
     try:
         return import_handler(payload)
     finally:
-        store.close_catalog()
+        store.STATE.close()

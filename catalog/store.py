@@ -1,6 +1,6 @@
 """DATA/catalog.json: relations, groups, overrides, proposals and the change history (docs/catalog.md).
 
-One JsonFile (mangacircus/jsonfile.py: atomic, debounced), opened at start by the catalog app and
+One Store (mangacircus/store.py: atomic, debounced, rolled back on failure), opened at start by the catalog app and
 written only by the reader (a command hands its change to the reader through mangacircus.localadmin).
 A corrupt file, or one of a newer schema, stops the start naming the file; it is never replaced.
 
@@ -10,20 +10,16 @@ revision the curator saw: a stale one is refused with Conflict) or `read()` (a l
 import threading
 from contextlib import contextmanager
 
-from django.conf import settings
-
+from mangacircus import events
 from mangacircus.clock import now_ms
 from mangacircus.errors import Conflict, Unavailable
-from mangacircus.jsonfile import JsonFile
+from mangacircus.store import Store
 
 SCHEMA = 1
 FILE = "catalog.json"
 HISTORY = 500  # changes kept in the history, newest last
 LISTS = ("relations", "groups", "proposals", "history")
 
-_file = None
-_listeners = []
-_open_lock = threading.Lock()
 _local = threading.local()  # .depth of nested edits in this thread, .names they touched
 
 
@@ -53,66 +49,17 @@ def validate(data):
             raise ValueError(f"groups[{i}] must have an id and a list of members")
 
 
-def _path():
-    return settings.DATA / FILE
+STATE = Store(FILE, empty=empty, validate=validate)
 
 
-def check(path=None):
-    """Load catalog.json once and close it: StateFileError on a corrupt or newer file."""
-    JsonFile(path or _path(), default=empty, validate=validate).close()
-
-
-def open_catalog(path=None):
-    global _file
-    with _open_lock:
-        if _file is None:
-            _file = JsonFile(path or _path(), default=empty, validate=validate)
-            with _file.lock:
-                for key, value in empty().items():
-                    _file.data.setdefault(key, value)
-    return _file
-
-
-def close_catalog():
-    global _file
-    with _open_lock:
-        if _file is not None:
-            _file.close()
-            _file = None
-
-
-def snapshot():
-    """catalog.json for a backup, as of now or of its next flush (JsonFile.snapshot); None when closed."""
-    f = _file
-    return None if f is None else f.snapshot()
-
-
-def is_open():
-    return _file is not None
-
-
-def changes():
-    """A count that moves with every change of catalog.json (see JsonFile.changes); 0 while it is closed."""
-    f = _file
-    return 0 if f is None else f.changes
-
-
-def on_change(callback):
-    """`callback(names)` after a change touching those manga's overrides (the reader's caches)."""
-    if callback not in _listeners:
-        _listeners.append(callback)
-
-
-@contextmanager
 def read():
     """The live document, under its lock (do not change it)."""
-    with _file.lock:
-        yield _file.data
+    return STATE.read()
 
 
 def revision():
-    with _file.lock:
-        return _file.data["rev"]
+    with STATE.read() as data:
+        return data["rev"]
 
 
 class Change:
@@ -127,17 +74,16 @@ class Change:
 @contextmanager
 def edit(by, rev=None):
     """Change the document: `rev` (when given) must be the current revision, else Conflict.
-    The body sets change.what; a body that raises changes nothing it had not changed yet, so
-    bodies validate first and change after."""
-    if _file.failing:
+    The body sets change.what; a body that raises leaves the document as it was before the
+    outermost edit began (mangacircus/store.py)."""
+    if STATE.failing:
         raise Unavailable("saving data is failing on the server; try again shortly", retry_after=5)
     outer = not getattr(_local, "depth", 0)
     if outer:
         _local.names = set()
     _local.depth = getattr(_local, "depth", 0) + 1
     try:
-        with _file.lock:
-            data = _file.data
+        with STATE.edit() as data:
             if rev is not None and rev != data["rev"]:
                 raise Conflict(f"the catalog changed since you loaded it (revision {rev}, now {data['rev']}); "
                                "reload and make the change again")
@@ -147,13 +93,11 @@ def edit(by, rev=None):
                 data["rev"] += 1
                 data["history"].append({"t": now_ms(), "by": by, "what": change.what, "rev": data["rev"]})
                 del data["history"][:-HISTORY]
-                _file.touch()
                 _local.names |= change.names
     finally:
         _local.depth -= 1
     # Listeners run after the outermost edit let the lock go: they take locks of their own (the
-    # reader's summary cache), whose holders may be waiting to read the catalog.
+    # shelf's summary cache), whose holders may be waiting to read the catalog.
     if outer and _local.names:
         names, _local.names = _local.names, set()
-        for callback in list(_listeners):
-            callback(names)
+        events.catalog_changed.send(names)

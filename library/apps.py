@@ -7,11 +7,12 @@ class LibraryConfig(AppConfig):
     name = "library"
 
     def ready(self):
-        from mangacircus import health
+        from mangacircus import events, health
 
-        from . import service
+        from . import service, thumbs
 
         health.register("library", service.health)
+        events.scan_finished.connect(thumbs.on_scan)
 
     def start_runtime(self):
         from . import links, service, thumbs
@@ -19,7 +20,6 @@ class LibraryConfig(AppConfig):
         if links.enabled():
             links.secret()  # DATA/link-secret.nginx exists before the proxy is (re)loaded
         thumbs.start()
-        service.on_scan(thumbs.on_scan)
         service.start()
 
     def stop_runtime(self):

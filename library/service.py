@@ -8,7 +8,7 @@
   comes back when the first of them may have settled, at most SCAN_SETTLE seconds later, whatever
   SCAN_INTERVAL says.
 - `request_scan(full, wait)`: one scan runs at a time; requests made meanwhile merge into the next.
-- `on_scan(callback)`: callback(index, report) after each scan, in the scanner thread, with the
+- after each scan it sends `mangacircus.events.scan_finished(index, report)`, in the scanner thread, with the
   changed set in report["changed"] ({"added", "changed", "removed"}: manga names). A restore
   reports every manga as changed, so hooks catch up with what happened while the reader was off.
 - `admin_summary()`: {"scans": the last reports, newest first, "scanning": bool}.
@@ -24,7 +24,7 @@ from collections import ChainMap, deque
 
 from django.conf import settings
 
-from mangacircus import incidents, pauses
+from mangacircus import events, incidents, pauses
 from mangacircus.errors import Unavailable
 
 from . import index, snapshot
@@ -38,15 +38,7 @@ RETRY = 60
 SETTLE_MARGIN = 0.05  # seconds past a settling folder's due time: its mtime must be old enough by then
 SHOWN_NAMES = 100
 
-_callbacks = []
 _scanner = None
-
-
-def on_scan(callback):
-    """Register callback(index, report), called after every scan (also the start-up restore)."""
-    if callback not in _callbacks:
-        _callbacks.append(callback)
-    return callback
 
 
 def _trimmed(report):
@@ -234,11 +226,7 @@ class Scanner:
         return ChainMap(self.recent, snapshot.load_cache(self.cache_path, self.root))
 
     def _notify(self, current, report):
-        for callback in list(_callbacks):
-            try:
-                callback(current, report)
-            except Exception:
-                log.exception("library: the scan hook %r failed", callback)
+        events.scan_finished.send(current, report)
 
 
 def start(clock=time.monotonic):

@@ -10,6 +10,7 @@ import itertools
 import threading
 from contextlib import contextmanager
 
+from . import events
 from .errors import Unavailable
 from .jsonfile import JsonFile
 
@@ -17,7 +18,7 @@ OWNERS = {
     "users": "accounts.users",
     "sessions": "accounts.sessions",
     "progress": "reader.progress",
-    "reading": "reader.reading",
+    "reading": "reader.reading_clock",
     "follows": "reader.social",
     "notes": "reader.notes",
     "votes": "reader.votes",
@@ -30,7 +31,6 @@ OWNERS = {
 
 _db = None  # the open JsonFile
 _validators = []
-_user_deleted = []
 _change = threading.local()  # .sections: those saved by this thread's security_change(), if inside one
 
 
@@ -38,13 +38,6 @@ def add_validator(check):
     """`check(data)` raises ValueError for a document that must not be loaded (registered by owners)."""
     if check not in _validators:
         _validators.append(check)
-
-
-def on_user_deleted(forget):
-    """`forget(name)` drops what only that user had in the caller's own sections; it is called
-    under lock() when an account is deleted, so the deletion is one change on disk."""
-    if forget not in _user_deleted:
-        _user_deleted.append(forget)
 
 
 def _validate(data):
@@ -105,7 +98,7 @@ def changes():
     return 0 if db is None else db.changes
 
 
-# For caches of what users see (reader/pagecache.py): numbers from one sequence, so a value is never
+# For caches of what users see (shelf/pagecache.py): numbers from one sequence, so a value is never
 # seen twice, not even for a user deleted and made again.
 _sequence = itertools.count(1)
 _shared_changes = [0]
@@ -171,5 +164,4 @@ def security_change(*sections):
 
 def forget_user(name):
     """Called by accounts.users.delete_user under lock()."""
-    for forget in _user_deleted:
-        forget(name)
+    events.user_deleted.send(name)

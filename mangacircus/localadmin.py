@@ -44,6 +44,11 @@ def register(action, handler):
     _handlers[action] = handler
 
 
+def actions():
+    """The names of the registered actions (docs/architecture.md lists each)."""
+    return sorted(_handlers)
+
+
 def token():
     return secretkey.load_or_create(settings.DATA / TOKEN_FILE)
 

@@ -199,10 +199,14 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "mangacircus",
     "accounts",
-    "catalog",  # before reader: catalog.json is open when the reader's caches are first built
+    "catalog",  # before shelf: catalog.json is open when the shelf's caches are first built
     "reader",
-    "library",
+    "shelf",
+    "clients",
+    "peers",
+    "library",  # after the apps that register scan hooks: the first scan starts here
     "scraper",
+    "ops",  # last: the backup schedule starts once every state file is open
 ]
 
 MIDDLEWARE = [

@@ -1,20 +1,21 @@
 from django.http import JsonResponse
 from django.urls import include, path
 
-from mangacircus import localadmin
+from . import localadmin
 
 urlpatterns = [
     # First: page images are the most frequent requests, and their patterns shadow nothing else.
     path("", include("library.urls")),
-    path("komga/", include("reader.komga.urls")),
+    path("komga/", include("clients.komga.urls")),
     path("", include("accounts.urls")),
+    path("", include("shelf.urls")),
     path("", include("reader.urls")),
-    path("", include("reader.read_urls")),
-    path("", include("reader.peer_urls")),
-    path("", include("reader.opds.urls")),
+    path("", include("clients.urls")),
+    path("", include("peers.urls")),
+    path("", include("clients.opds.urls")),
     path("", include("catalog.urls")),
     path("", include("scraper.urls")),
-    path("", include("mangacircus.ops_urls")),
+    path("", include("ops.urls")),
     path("api/local/<str:action>", localadmin.view, name="mc-local-admin"),
 ]
 

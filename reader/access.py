@@ -14,7 +14,6 @@ their tags hide, found once), after which a call is two set lookups. For a whole
 import threading
 
 from accounts import users as accounts_users
-from library import guard
 from library import index as library_index
 from mangacircus import db
 from mangacircus.errors import Invalid
@@ -27,20 +26,18 @@ _tags = {}  # manga name → (Manga object, frozenset of its casefolded tags)
 _tags_lock = threading.Lock()
 
 
-def _forget(name):
+def forget_user(name):
     db.section("restrictions").pop(name, None)
 
 
-db.on_user_deleted(_forget)
 
 
-def _validate(data):
+def validate(data):
     for name, rule in data.get("restrictions", {}).items():
         if not isinstance(rule, dict):
             raise ValueError(f'the restrictions of "{name}" must be an object')
 
 
-db.add_validator(_validate)
 
 
 def _name(user):
@@ -156,4 +153,3 @@ def set_restrictions(user, only, exclude_tags):
     return restrictions(user)
 
 
-guard.register(can_see, limited=restricted)

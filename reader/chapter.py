@@ -11,7 +11,7 @@ from catalog import overrides
 from mangacircus.errors import Invalid
 from mangacircus.http import field, text_field
 
-from . import lookup, prefs, progress, reading, votes
+from . import lookup, prefs, progress, reading_clock, votes
 
 ROTATIONS = (0, 90, 180, 270)
 
@@ -88,7 +88,7 @@ def chapter_payload(user, manga_name, cid, version_name=None):
         "settings": settings,
         "manga_url": lookup.manga_url(manga.name),
         # The Active Reading Clock's summary of this chapter, only for users who opted in.
-        "clock": reading.chapter_summary(user, manga.name, chapter.id) if settings.get("readingClock") else None,
+        "clock": reading_clock.chapter_summary(user, manga.name, chapter.id) if settings.get("readingClock") else None,
     }
 
 

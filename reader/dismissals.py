@@ -6,11 +6,10 @@ from mangacircus.clock import now_ms
 MAX = 1000
 
 
-def _forget(name):
+def forget_user(name):
     db.section("dismissed").pop(name, None)
 
 
-db.on_user_deleted(_forget)
 
 
 def dismissed(user):

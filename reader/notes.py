@@ -12,11 +12,10 @@ MAX_NOTES = 200
 ALL = object()  # mark_read(user, ALL): every notification of the user
 
 
-def _forget(name):
+def forget_user(name):
     db.section("notes").pop(name, None)
 
 
-db.on_user_deleted(_forget)
 
 
 def add(user, items):

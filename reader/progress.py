@@ -8,17 +8,16 @@ from mangacircus.clock import now_ms
 
 def _changed(user):
     """After every write of a user's progress: the change is the user's alone (db.touch's owner), so
-    other users' cached library pages stay (reader/pagecache.py), and shelf.py's read state is made
+    other users' cached library pages stay (shelf/pagecache.py), and shelf.py's read state is made
     again for this user only."""
     db.touch(user)
 
 
-def _forget(name):
+def forget_user(name):
     db.section("progress").pop(name, None)
     _changed(name)
 
 
-db.on_user_deleted(_forget)
 
 
 def chapter_progress(user, manga, cid):

@@ -1,13 +1,15 @@
-"""Settings → User: reading preferences and notifications (HTML forms, post/redirect/get).
+"""Settings → User: reading preferences and notifications (HTML forms, post/redirect/get), and the
+same as JSON: who the user is (GET /api/me) and their settings (POST /api/settings).
 Profile & password is accounts/views.py's."""
 from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from mangacircus.http import api
 from mangacircus.pages import page, render_section
 
-from . import announce, prefs
+from . import announce, notes, prefs
 
 READING_FLAGS = [
     ("adapt", "Use a fitting mode for content that needs one (webtoons open in Flow, Book opens as Page on an "
@@ -67,3 +69,18 @@ def notifications(request):
     formats = [(f, f == current["webhookFormat"]) for f in prefs.CHOICES["webhookFormat"]]
     return render_section(request, "settings/notifications.html", "user", "notifications",
                           webhook=current["webhook"], formats=formats)
+
+
+@api()
+def me(request):
+    name = request.account["name"]
+    return {
+        "name": name, "admin": bool(request.account.get("admin")),
+        "settings": prefs.get_settings(name), "unread": notes.unread_count(name),
+    }
+
+
+@api(methods=("POST",))
+def update_settings(request):
+    changes = prefs.validate_settings(request.data)
+    return {"settings": prefs.update_settings(request.account["name"], changes)}

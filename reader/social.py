@@ -6,11 +6,10 @@ Notifications are reader/notes.py's.
 from mangacircus import db
 
 
-def _forget(name):
+def forget_user(name):
     db.section("follows").pop(name, None)
 
 
-db.on_user_deleted(_forget)
 
 
 def follow(user, manga, on):

@@ -5,14 +5,13 @@ votes[manga][chapter id][version][user] = 1 | -1. Everybody sees totals and thei
 from mangacircus import db
 
 
-def _forget(name):
+def forget_user(name):
     for chapters in db.section("votes").values():
         for versions in chapters.values():
             for voters in versions.values():
                 voters.pop(name, None)
 
 
-db.on_user_deleted(_forget)
 
 
 def vote(user, manga, cid, version, value):

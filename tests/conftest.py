@@ -19,8 +19,8 @@ from django.core.management import call_command
 from PIL import Image
 
 from bench.server import Server
-from library import index, service
-from mangacircus import runtime
+from library import index
+from mangacircus import events, runtime
 from tests.support.app import AppServer
 
 PASSWORD = "correct horse"
@@ -125,11 +125,13 @@ def start(settings, data_dir, library_dir):
     settings.DATA, settings.LIBRARY, settings.SCAN_INTERVAL = data_dir, library_dir, 0
     settings.STATIC_ROOT = data_dir / "static"
     settings.STATIC_ROOT.mkdir()
-    saved_index, saved_callbacks = index.current(), list(service._callbacks)
+    saved_index, saved_callbacks = index.current(), events.scan_finished.callbacks()
     yield runtime.start
     runtime.stop()
     index.replace(saved_index)
-    service._callbacks[:] = saved_callbacks
+    for callback in events.scan_finished.callbacks():
+        if callback not in saved_callbacks:
+            events.scan_finished.disconnect(callback)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from bench.server import free_port
-from reader.komga.ids import book_id, series_id
+from clients.komga.ids import book_id, series_id
 from tests.conftest import PASSWORD
 from tests.reader.komga.apps import basic
 from tests.support.app import AppServer
@@ -112,7 +112,7 @@ MATRIX = [
     ("api/admin/user/access",                 "POST", "/api/admin/user/access",             {"name": "nobody", "only": None}, 401, 403, 403, 404),
     ("settings/admin/users/<str:name>/access/", "GET", "/settings/admin/users/other/access/", None,           302, 403, 403, 200),
     ("settings/admin/users/<str:name>/access/", "GET", "/settings/admin/users/nobody/access/", None,          302, 403, 403, 404),
-    # mangacircus/ops_urls.py: incidents, health, backups (BACKUP is not set here; no startall)
+    # ops/urls.py: incidents, health, backups (BACKUP is not set here; no startall)
     ("settings/admin/health/",                "GET",  "/settings/admin/health/",             None,             302, 403, 403, 200),
     ("settings/admin/backups/",               "GET",  "/settings/admin/backups/",            None,             302, 403, 403, 200),
     ("api/admin/health",                      "GET",  "/api/admin/health",                   None,             401, 403, 403, 200),
@@ -123,14 +123,14 @@ MATRIX = [
     ("api/admin/backup",                      "GET",  "/api/admin/backup",                   None,             401, 403, 403, 200),
     ("api/admin/backup",                      "POST", "/api/admin/backup",                   {"command": "run"}, 401, 403, 403, 400),
     ("api/admin/backup",                      "POST", "/api/admin/backup",                   {"command": "settings", "retention": {"keep": 3, "weeks": 0}}, 401, 403, 403, 200),
-    # reader/read_urls.py: the reader page and its data
+    # reader/urls.py: the reader page and its data
     ("read/<str:manga>/<str:book>/<str:chapter>/", "GET", f"/read/{MOON}/1/2/",              None,             302, 200, 200, 200),
     ("read/<str:manga>/<str:book>/<str:chapter>/", "GET", "/read/Invented/1/1/",             None,             302, 404, 404, 404),
     ("api/chapter",                           "GET",  f"/api/chapter?m={MOON}&c=1/2",        None,             401, 200, 200, 200),
     ("api/chapter",                           "GET",  f"/api/chapter?m={MOON}&c=9/9",        None,             401, 404, 404, 404),
     ("api/progress",                          "POST", "/api/progress",                       PROGRESS,         401, 200, 200, 200),
     ("api/progress",                          "POST", "/api/progress",                       {**PROGRESS, "m": "Invented"}, 401, 404, 404, 404),
-    # reader/komga/urls.py: the Komga-compatible API (docs/apps.md)
+    # clients/komga/urls.py: the Komga-compatible API (docs/apps.md)
     (K1 + "series",                           "GET",  "/komga/api/v1/series?search=&page=0",  None,             401, 200, 200, 200),
     (K1 + "series/list",                      "POST", "/komga/api/v1/series/list",           {},               401, 200, 200, 200),
     (K1 + "series/new",                       "GET",  "/komga/api/v1/series/new",            None,             401, 200, 200, 200),
@@ -177,7 +177,7 @@ MATRIX = [
     # KMReader asks before signing in; the answer is an empty object
     (K1 + "client-settings/global/list",      "GET",  "/komga/api/v1/client-settings/global/list", None,       200, 200, 200, 200),
     (KOMGA_REST,                              "GET",  "/komga/sse/v1/events",                None,             401, 404, 404, 404),
-    # reader/opds/urls.py: the OPDS catalog
+    # clients/opds/urls.py: the OPDS catalog
     ("opds/",                                 "GET",  "/opds/",                              None,             401, 200, 200, 200),
     ("opds/series",                           "GET",  "/opds/series",                        None,             401, 200, 200, 200),
     ("opds/recent",                           "GET",  "/opds/recent",                        None,             401, 200, 200, 200),
@@ -213,7 +213,7 @@ MATRIX = [
     (THUMB,                                   "GET",  f"/thumb/{MOON}/{'0' * 32}.webp",      None,             401, 200, 200, 200),
     (THUMB,                                   "GET",  f"/thumb/{MOON}/db.json",              None,             401, 404, 404, 404),
     ("api/admin/rescan",                      "POST", "/api/admin/rescan",                   {"full": False},  401, 403, 403, 200),
-    # reader/peer_urls.py: the peer API takes a peer's secret and never a session; the admin's peer screens
+    # peers/urls.py: the peer API takes a peer's secret and never a session; the admin's peer screens
     ("api/peer/catalog",                      "GET",  "/api/peer/catalog",                   None,             401, 401, 401, 401),
     ("api/peer/page",                         "GET",  f"/api/peer/page?m={MOON}&v=b01%20Spring/c0001%20Seeds&f=001.png", None, 401, 401, 401, 401),
     ("settings/admin/peers/",                 "GET",  "/settings/admin/peers/",              None,             302, 403, 403, 200),

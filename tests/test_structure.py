@@ -9,7 +9,7 @@ import pytest
 from mangacircus.db import OWNERS
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("mangacircus", "accounts", "library", "catalog", "reader", "scraper")
+APPS = ("mangacircus", "accounts", "library", "catalog", "reader", "shelf", "clients", "peers", "scraper", "ops")
 
 # What each package may import from the project. Lower layers never import higher ones.
 ALLOWED = {
@@ -18,8 +18,12 @@ ALLOWED = {
     "accounts": {"mangacircus"},
     "catalog": {"mangacircus", "library"},
     "reader": {"mangacircus", "library", "accounts", "catalog"},
-    "scraper": {"mangacircus", "library"},
-    "bench": {"mangacircus", "library", "accounts", "catalog", "reader", "scraper"},
+    "shelf": {"mangacircus", "library", "accounts", "catalog", "reader"},
+    "clients": {"mangacircus", "library", "accounts", "catalog", "reader", "shelf"},
+    "peers": {"mangacircus", "library", "accounts"},
+    "scraper": {"mangacircus", "library", "peers"},
+    "ops": {"mangacircus", "library", "accounts"},
+    "bench": {"mangacircus", "library", "accounts", "catalog", "reader", "shelf", "clients", "peers", "scraper", "ops"},
 }
 PROJECT = set(ALLOWED) | {"tests"}
 
@@ -110,3 +114,19 @@ def test_no_package_imports_a_higher_layer_and_nothing_imports_tests():
             if imported in PROJECT and imported != package and imported not in ALLOWED[package]:
                 problems.append(f"{name}:{line} imports {imported}")
     assert problems == []
+
+
+def test_the_architecture_page_lists_every_file_the_reader_writes_and_every_local_admin_action():
+    from mangacircus import localadmin
+
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    assert localadmin.actions(), "no local-admin action is registered"
+    missing = [a for a in localadmin.actions() if f"`{a}`" not in doc]
+    assert missing == [], f"docs/architecture.md does not list the local-admin actions {missing}"
+    reader_row = next(line for line in doc.splitlines() if line.startswith("| Reader |"))
+    for constant in ("library.links.SECRET_FILE", "library.links.NGINX_FILE", "ops.supervisor.RESTART_FILE",
+                     "peers.store.FILE", "ops.backups.state.FILE_NAME", "mangacircus.localadmin.TOKEN_FILE",
+                     "mangacircus.localadmin.ADDRESS_FILE", "mangacircus.secretkey.FILE_NAME"):
+        module, name = constant.rsplit(".", 1)
+        value = getattr(__import__(module, fromlist=[name]), name)
+        assert f"`DATA/{value}`" in reader_row, f"the Reader row of the file-writer table misses DATA/{value}"

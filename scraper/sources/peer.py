@@ -3,9 +3,10 @@
 The series id is `<peer>/<manga folder>`; a chapter id is `<peer>/<manga folder>/<version path>`,
 where the version path is the version folder under the manga (`b01 Spring/c0002 Roots [Official]`).
 The peer's URL and the secret this server presents come from DATA/peers.json, which the reader
-writes and this module only reads. Everything travels through the daemon's client like any
-source (pacing, address checks with PEER_ALLOW, caps, retries); each page is announced with its
-name, size and SHA-256 in the peer's catalog, and the daemon rejects bytes that differ.
+writes and this module only reads, through peers.store.read_from_disk(). Everything travels through
+the daemon's client like any source (pacing, address checks with PEER_ALLOW, caps, retries); each page
+is announced with its name, size and SHA-256 in the peer's catalog, and the daemon rejects bytes that
+differ.
 
 What the peer publishes keeps its names: the manga folder, the version folder (inside its book
 folder) and each page file, so the same content has the same identity on both sides. A version
@@ -15,13 +16,12 @@ import logging
 import time
 from urllib.parse import urlencode
 
-import orjson
 from django.conf import settings
 
 from library import contenthash
 from library.names import IMAGE_EXTENSIONS, extension
 from mangacircus import netguard
-from mangacircus.jsonfile import read_capped
+from peers import store as peer_store
 
 from .. import names
 from ..errors import InvalidInput, NotFound, Refused
@@ -35,11 +35,9 @@ MAX_CATALOG = 64 << 20
 
 def peer_settings(name):
     """(url, secret presented) of the peer `name` from DATA/peers.json."""
-    try:
-        data = orjson.loads(read_capped(settings.DATA / "peers.json"))
-        peer = data["peers"][name]
-    except (OSError, ValueError, KeyError, TypeError):
-        raise NotFound(f"no peer named {name!r} (Settings → Admin → Peers)") from None
+    peer = peer_store.read_from_disk().get(name)
+    if peer is None or not isinstance(peer.get("url"), str) or not isinstance(peer.get("present"), str):
+        raise NotFound(f"no peer named {name!r} (Settings → Admin → Peers)")
     if not peer.get("enabled", True):
         raise Refused(f"the peer {name} is disabled")
     return peer["url"], peer["present"]
@@ -86,10 +84,7 @@ class PeerSource(Source):
         return found[:100]
 
     def _peer_names(self):
-        try:
-            return sorted(orjson.loads(read_capped(settings.DATA / "peers.json"))["peers"])
-        except (OSError, ValueError, KeyError, TypeError):
-            return []
+        return sorted(peer_store.read_from_disk())
 
     def _catalog(self, http, peer, fresh=False):
         cached = self._catalogs.get(peer)

@@ -8,6 +8,6 @@ from catalog import store
 def catalog(settings, tmp_path):
     settings.DATA = tmp_path / "data"
     settings.DATA.mkdir()
-    store.open_catalog()
+    store.STATE.open()
     yield settings.DATA / "catalog.json"
-    store.close_catalog()
+    store.STATE.close()

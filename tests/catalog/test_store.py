@@ -32,20 +32,20 @@ def test_it_refuses_to_start_on_a_bad_catalog_and_leaves_it_alone(start, data_di
 def test_it_writes_what_it_holds_and_reads_it_back(catalog):
     relations.add("admin", "Moon Garden", "sequel", "Winter", note="n")
     groups.create("admin", {"name": "Cycle", "members": ["Moon Garden", "Winter"]})
-    store.close_catalog()
+    store.STATE.close()
     data = json.loads(catalog.read_text())
     assert data["schema"] == 1 and data["rev"] == 2
     assert [(r["a"], r["type"], r["b"]) for r in data["relations"]] == [("Moon Garden", "sequel", "Winter")]
-    store.open_catalog()
+    store.STATE.open()
     assert [g["name"] for g in groups.of("Winter")] == ["Cycle"]
 
 
 def test_it_keeps_unknown_fields(catalog):
-    store.close_catalog()
+    store.STATE.close()
     catalog.write_text(json.dumps({**store.empty(), "future": {"x": 1}}))
-    store.open_catalog()
+    store.STATE.open()
     relations.add("admin", "A", "sequel", "B")
-    store.close_catalog()
+    store.STATE.close()
     assert json.loads(catalog.read_text())["future"] == {"x": 1}
 
 

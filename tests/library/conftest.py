@@ -6,6 +6,7 @@ import pytest
 
 from library import index, service
 from library.scan import Scan
+from mangacircus import events
 from tests.conftest import make_page
 
 __all__ = ["make_page", "scan", "publish", "bump"]
@@ -36,9 +37,11 @@ def bump(path, seconds=5):
 @pytest.fixture(autouse=True)
 def clean_library_state():
     """Each test starts with an empty current index and no scan hooks, and leaves it so."""
-    saved_index, saved_callbacks = index.current(), list(service._callbacks)
+    saved_index, saved_callbacks = index.current(), events.scan_finished.callbacks()
     index.replace(index.Index())
     yield
     service.stop()
     index.replace(saved_index)
-    service._callbacks[:] = saved_callbacks
+    for callback in events.scan_finished.callbacks():
+        if callback not in saved_callbacks:
+            events.scan_finished.disconnect(callback)

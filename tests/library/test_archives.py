@@ -194,11 +194,12 @@ def test_it_sends_exactly_the_member_through_gunicorn(tmp_path, data_dir):
 
 def test_the_reader_opens_each_archive_once_across_restarts_and_scans(settings, tmp_path, data_dir):
     from library import index, service
+    from mangacircus import events
 
     library = mixed_tree(tmp_path / "library")
     settings.LIBRARY, settings.DATA, settings.SCAN_INTERVAL, settings.SCAN_SETTLE = library, data_dir, 0, 0
     reports = []
-    service.on_scan(lambda _index, report: reports.append(report))
+    events.scan_finished.connect(lambda _index, report: reports.append(report))
     opened = lambda: sum(r["work"]["archives"] for r in reports if r["kind"] != "restore")  # noqa: E731
     service.start()
     service.request_scan(wait=True, timeout=20)

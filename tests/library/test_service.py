@@ -5,6 +5,7 @@ import time
 import pytest
 
 from library import index, service
+from mangacircus import events
 from tests.library.conftest import publish
 from tests.support.clock import FakeClock
 
@@ -29,7 +30,7 @@ def wait_for(predicate, timeout=10):
 
 def test_it_runs_a_full_scan_without_a_snapshot_and_saves_one(configured, data_dir):
     seen = []
-    service.on_scan(lambda idx, report: seen.append((idx, report)))
+    events.scan_finished.connect(lambda idx, report: seen.append((idx, report)))
     service.start()
     assert wait_for(lambda: seen)
     idx, report = seen[0]
@@ -46,7 +47,7 @@ def test_it_restores_before_any_walk_and_keeps_the_last_full_time(configured, li
     service.stop()
     index.replace(index.Index())
     seen = []
-    service.on_scan(lambda idx, report: seen.append(report))
+    events.scan_finished.connect(lambda idx, report: seen.append(report))
     service.start()
     assert len(index.current()) == 2  # browsable as soon as start() returns
     assert wait_for(lambda: len(seen) >= 2)
@@ -82,7 +83,7 @@ def test_it_waits_for_a_requested_scan_and_merges_requests(configured, library_d
         inside.set()
         release.wait(10)
 
-    service.on_scan(slow_hook)
+    events.scan_finished.connect(slow_hook)
     service.request_scan()
     assert inside.wait(10)  # a scan is running now, held in its hook
     publish(library_dir / "Moon Garden" / "c0042 Answer")
@@ -114,8 +115,8 @@ def test_it_survives_a_failing_hook(configured):
         raise RuntimeError("boom")
 
     good = []
-    service.on_scan(broken)
-    service.on_scan(lambda idx, report: good.append(report))
+    events.scan_finished.connect(broken)
+    events.scan_finished.connect(lambda idx, report: good.append(report))
     service.start()
     assert wait_for(lambda: good)
 
@@ -130,7 +131,7 @@ def test_it_reports_when_library_is_not_set(settings):
 def test_it_checks_on_its_own_every_scan_interval(configured, library_dir):
     configured.SCAN_INTERVAL = 1
     kinds, clock = [], FakeClock()
-    service.on_scan(lambda idx, report: kinds.append(report["kind"]))
+    events.scan_finished.connect(lambda idx, report: kinds.append(report["kind"]))
     service.start(clock=clock)
     assert wait_for(lambda: kinds == ["full"] and not service.admin_summary()["scanning"])
     publish(library_dir / "Moon Garden" / "b01 Spring" / "c0003 Leaves")

@@ -7,6 +7,7 @@ import pytest
 
 from library import index, service, snapshot
 from library.scan import Scan
+from mangacircus import events
 from tests.library.conftest import make_page, scan
 
 SETTLE = 5
@@ -149,7 +150,7 @@ def settling_service(settings, library_dir, data_dir):
 
 def test_it_checks_again_within_the_settle_time_without_periodic_checks(settling_service, library_dir):
     reports = []
-    service.on_scan(lambda idx, report: reports.append(report))
+    events.scan_finished.connect(lambda idx, report: reports.append(report))
     service.start()
     assert service.request_scan(wait=True, timeout=10)["settling"] == 0
     copy_in(library_dir / "Moon Garden" / "c0007 Seven")

@@ -9,8 +9,8 @@ import tarfile
 
 import pytest
 
-from mangacircus.backups import archive
-from mangacircus.backups.restore import RestoreError, restore
+from ops.backups import archive
+from ops.backups.restore import RestoreError, restore
 
 
 def make_data(root):

@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from mangacircus.backups import archive, state
+from ops.backups import archive, state
 from tests.support.forms import TOKEN
 
 PAGE = "/settings/admin/backups/"

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from bench.server import ROOT, Server
-from mangacircus.backups import archive
+from ops.backups import archive
 from tests.scraper.conftest import TOKEN
 from tests.scraper.support import ScraperProcess
 

@@ -5,7 +5,7 @@ import time
 import pytest
 
 from mangacircus import incidents, jsonfile
-from mangacircus.backups import archive
+from ops.backups import archive
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ import datetime
 
 import pytest
 
-from mangacircus.backups import run, state
+from ops.backups import run, state
 
 
 @pytest.fixture
@@ -11,9 +11,9 @@ def backups(tmp_path, settings):
     settings.DATA, settings.BACKUP = tmp_path / "data", tmp_path / "backup"
     settings.DATA.mkdir()
     settings.BACKUP.mkdir()
-    state.open_state(settings.DATA)
+    state.STATE.open(settings.DATA)
     yield settings.BACKUP
-    state.close_state()
+    state.STATE.close()
 
 
 def name(day, hour=3):

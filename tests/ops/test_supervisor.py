@@ -1,5 +1,5 @@
 """The supervisor's backoff, its reset after healthy running and its recovery limit, with real
-child processes and a clock the test moves (mangacircus/supervisor.py)."""
+child processes and a clock the test moves (ops/supervisor.py)."""
 import io
 import json
 import sys
@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from mangacircus import incidents, supervisor
+from mangacircus import incidents
+from ops import supervisor
 
 pytestmark = pytest.mark.process
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from reader import discovery
+from shelf import discovery
 from tests.conftest import PASSWORD
 from tests.reader.discovery_library import discovery_tree
 from tests.support.app import AppServer

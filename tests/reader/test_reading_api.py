@@ -1,12 +1,12 @@
 """POST /api/reading/pulse, GET /api/reading/export, POST /api/reading/delete through the app in
 process, with the reading clock replaced so the time between pulses is set, not slept; and the
-lease expiry of reader/reading.py with explicit times."""
+lease expiry of reader/reading_clock.py with explicit times."""
 from dataclasses import dataclass, field
 
 import pytest
 
 from mangacircus import db as statedb
-from reader import reading
+from reader import reading_clock
 from tests.conftest import PASSWORD
 from tests.reader.conftest import new_user
 from tests.support.clock import FakeClock
@@ -24,7 +24,7 @@ def srv(tiny_app):
 def clock(monkeypatch):
     """The server's reading clock: moves only with clock.advance(seconds)."""
     fake = FakeClock()
-    monkeypatch.setattr(reading, "clock", fake)
+    monkeypatch.setattr(reading_clock, "clock", fake)
     return fake
 
 
@@ -76,14 +76,14 @@ def test_it_counts_a_repeated_session_and_seq_once(srv, clock):
 def test_it_clamps_time_to_what_the_server_saw_pass(srv, clock):
     client = clock_user(srv)
     status, _, data = pulse(client, 1, activeMs=9000)  # a first pulse: no interval seen yet
-    assert data["accepted"]["activeMs"] == reading.SLACK_MS
+    assert data["accepted"]["activeMs"] == reading_clock.SLACK_MS
     clock.advance(0.5)
     status, _, data = pulse(client, 2, activeMs=60_000, loadingMs=60_000, input={"touch": 60_000})
     assert status == 200
     active = data["accepted"]["activeMs"]
-    assert 500 <= active <= 500 + reading.SLACK_MS + 300  # the interval plus the slack, not a minute
+    assert 500 <= active <= 500 + reading_clock.SLACK_MS + 300  # the interval plus the slack, not a minute
     assert data["accepted"]["loadingMs"] == 0  # active time already filled the interval
-    assert data["clock"]["totalActiveMs"] == reading.SLACK_MS + active
+    assert data["clock"]["totalActiveMs"] == reading_clock.SLACK_MS + active
     exported = client.get("/api/reading/export")[2]
     assert exported["manga"]["Tiny"]["0/1"]["predominantInput"] == "touch"
 
@@ -179,7 +179,7 @@ class Page:
 
 @dataclass
 class Version:
-    """The two attributes of an index Version that reading.pulse reads."""
+    """The two attributes of an index Version that reading_clock.pulse reads."""
     name: str
     page_count: int
 
@@ -190,24 +190,24 @@ class Version:
 @pytest.fixture
 def db(tmp_path):
     opened = statedb.open_db(tmp_path / "db.json")
-    reading.reset_memory()
+    reading_clock.reset_memory()
     yield opened
-    reading.reset_memory()
+    reading_clock.reset_memory()
     statedb.close_db()
 
 
 def test_it_gives_the_lease_to_another_device_once_it_expires(db):
     version = Version("c0001 One", 9)
-    check = lambda session, device, seq: reading.check_pulse(  # noqa: E731
+    check = lambda session, device, seq: reading_clock.check_pulse(  # noqa: E731
         {"session": session, "device": device, "seq": seq}, version.page_count)
-    reading.pulse("u", "Tiny", "0/1", version, check("session-a", "device-a", 1), now=1_000)
+    reading_clock.pulse("u", "Tiny", "0/1", version, check("session-a", "device-a", 1), now=1_000)
     with pytest.raises(Exception) as refused:
-        reading.pulse("u", "Tiny", "0/1", version, check("session-b", "device-b", 1), now=15_999)
+        reading_clock.pulse("u", "Tiny", "0/1", version, check("session-b", "device-b", 1), now=15_999)
     assert refused.value.status == 409
-    answer = reading.pulse("u", "Tiny", "0/1", version, check("session-b", "device-b", 1), now=16_000)
+    answer = reading_clock.pulse("u", "Tiny", "0/1", version, check("session-b", "device-b", 1), now=16_000)
     assert answer["lease"]["held"]
     with pytest.raises(Exception) as refused:
-        reading.pulse("u", "Tiny", "0/1", version, check("session-a", "device-a", 2), now=17_000)
+        reading_clock.pulse("u", "Tiny", "0/1", version, check("session-a", "device-a", 2), now=17_000)
     assert refused.value.status == 409
 
 

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from mangacircus.clock import now_ms
-from reader import reading
+from reader import reading_clock
 from tests.conftest import PASSWORD
 from tests.reader.discovery_library import discovery_tree
 from tests.support.app import AppServer
@@ -15,7 +15,7 @@ MIN = 60_000
 
 
 def day(offset):
-    today = datetime.date.fromisoformat(reading.day_key(now_ms()))
+    today = datetime.date.fromisoformat(reading_clock.day_key(now_ms()))
     return (today - datetime.timedelta(days=offset)).isoformat()
 
 
@@ -78,13 +78,13 @@ def test_it_is_private_and_off_with_the_setting(site):
 def test_a_pulse_records_its_day(site, monkeypatch):
     reader = site.client().login("reader", PASSWORD)
     reader.post("/api/settings", {"readingClock": True})
-    monkeypatch.setattr(reading, "now_ms", lambda: 1_790_000_000_000)
+    monkeypatch.setattr(reading_clock, "now_ms", lambda: 1_790_000_000_000)
     ticks = iter([100.0, 105.0])
-    monkeypatch.setattr(reading, "clock", lambda: next(ticks))
+    monkeypatch.setattr(reading_clock, "clock", lambda: next(ticks))
     pulse = {"m": "Gamma", "c": "0/1", "v": "c0001 Part [Official]", "session": "story-session",
              "device": "story-device"}
     reader.post("/api/reading/pulse", {**pulse, "seq": 1})
     status, _, body = reader.post("/api/reading/pulse", {**pulse, "seq": 2, "activeMs": 4000})
     assert status == 200 and body["accepted"]["activeMs"] == 4000
-    gamma = reading.history("reader")["Gamma"]["0/1"]
-    assert gamma["days"] == {reading.day_key(1_790_000_000_000): 4000}
+    gamma = reading_clock.history("reader")["Gamma"]["0/1"]
+    assert gamma["days"] == {reading_clock.day_key(1_790_000_000_000): 4000}

@@ -30,7 +30,7 @@ from accounts import ratelimit
 from bench.server import Client, free_port
 from library import index, service
 from mangacircus import runtime
-from reader import reading
+from reader import reading_clock
 
 SETTINGS_FILE = Path(mangacircus.settings.__file__)
 SETTINGS_CODE = compile(SETTINGS_FILE.read_text(), str(SETTINGS_FILE), "exec")
@@ -80,7 +80,7 @@ class AppServer:
             index.replace(index.Index())  # what a new process knows: nothing until the restore
             ratelimit.reset()
             runtime.start()
-            reading.reset_memory()
+            reading_clock.reset_memory()
         except BaseException:
             self._settings.disable()
             raise

@@ -7,7 +7,7 @@ import zipfile
 
 from django.http import StreamingHttpResponse
 
-from reader import cbz
+from clients import cbz
 from tests.support.forms import post_form
 from tests.support.pages import wait_for_library
 

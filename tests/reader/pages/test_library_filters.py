@@ -1,9 +1,9 @@
-"""The library filter (reader/filters.py): tag:, author:, status: and plain words, in /api/library
+"""The library filter (shelf/filters.py): tag:, author:, status: and plain words, in /api/library
 and on the library page without JavaScript; the manga page links its tags and people to it."""
 import re
 from urllib.parse import quote
 
-from reader import filters
+from shelf import filters
 from tests.conftest import PASSWORD
 from tests.support.pages import fresh_reader
 

@@ -1,4 +1,4 @@
-"""The library page reuses each tile's HTML, and a manga page its Related section (reader/tiles.py):
+"""The library page reuses each tile's HTML, and a manga page its Related section (shelf/tiles.py):
 never a stale count or relation after a progress write, a scan, a vote or a catalog change, and never
 another user's state."""
 import re

@@ -1,9 +1,9 @@
-"""The library page and GET /api/library are sent again from reader/pagecache.py while nothing they
+"""The library page and GET /api/library are sent again from shelf/pagecache.py while nothing they
 show changed, and made again after any change: a follow, a notification read, a catalog title, a
 new session. (Progress, scans and votes: test_library_tiles.py, which reads the page twice too.)"""
 import re
 
-from reader import pagecache
+from shelf import pagecache
 from tests.conftest import PASSWORD, make_page
 from tests.support.forms import post_form
 from tests.support.pages import wait_for_library

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from library.scan import Scan
-from reader import summaries
+from shelf import summaries
 from tests.conftest import make_page
 
 

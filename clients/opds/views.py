@@ -1,0 +1,189 @@
+"""/opds/: an OPDS 1.2 catalog with Page Streaming (docs/apps.md). Navigation feeds (by title,
+recently added, continue reading, followed, by tag), an acquisition feed per manga with a CBZ per
+chapter and a page stream, OpenSearch. Same credentials as /komga/ (Basic, an API key), no cookies."""
+import inspect
+from urllib.parse import quote, urlencode
+
+from django.http import HttpResponse
+from django.urls import reverse
+
+from mangacircus.errors import NotFound
+from reader import progress, serverprefs, social
+from shelf import library as shelf
+
+from ..komga import book_views, dto, ids, state
+from ..komga.auth import app_view
+from ..komga.series_views import manga_or_404, series_thumbnail, visible_series
+from . import feed
+
+PER_PAGE = 50
+TITLE = "MangaCircus"
+
+
+def _xml(body, kind):
+    return HttpResponse(body, content_type=kind)
+
+
+def _new_feed(request, feed_id, title, kind, updated):
+    return feed.Feed(feed_id=f"urn:mangacircus:{feed_id}", title=title, updated=updated,
+                     self_href=request.get_full_path(), kind=kind, start_href=reverse("opds-root"),
+                     search_href=reverse("opds-opensearch"))
+
+
+def _latest(rows):
+    return dto.dt(max((m.updated or 0 for m, _ in rows), default=0))
+
+
+@app_view(cookies=False)
+def root(request):
+    user = request.account["name"]
+    rows = visible_series(user)
+    doc = _new_feed(request, "root", TITLE, feed.NAVIGATION, _latest(rows))
+    for key, title, name, text in (
+            ("series", "Library", "opds-series", "Every manga by title"),
+            ("recent", "Recently added", "opds-recent", "The manga added last"),
+            ("continue", "Continue reading", "opds-continue", "Where you stopped"),
+            ("followed", "Followed", "opds-followed", "The manga you follow"),
+            ("tags", "By tag", "opds-tags", "The library by tag")):
+        entry = doc.entry(entry_id=f"urn:mangacircus:{key}", title=title, updated=_latest(rows), content=text)
+        feed.link(entry, "subsection", reverse(name), feed.NAVIGATION)
+    return _xml(doc.bytes(), feed.NAVIGATION)
+
+
+def _series_feed(request, feed_id, title, rows):
+    """A paginated navigation feed of manga, each leading to its acquisition feed."""
+    try:
+        page = max(int(request.GET.get("page") or 1), 1)
+    except ValueError:
+        page = 1
+    total = len(rows)
+    last = max((total + PER_PAGE - 1) // PER_PAGE, 1)
+    doc = _new_feed(request, feed_id, title, feed.NAVIGATION, _latest(rows))
+
+    def at(n):
+        query = {k: v for k, v in request.GET.items() if k != "page"}
+        return f"{request.path}?{urlencode({**query, 'page': n})}"
+
+    doc.paging(total=total, per_page=PER_PAGE, start_index=(page - 1) * PER_PAGE + 1, first=at(1), last=at(last),
+               previous=at(page - 1) if page > 1 else None, next_=at(page + 1) if page < last else None)
+    for manga, entries in rows[(page - 1) * PER_PAGE: page * PER_PAGE]:
+        sid = ids.series_id(manga.name)
+        total_ch, read, _ = dto.counts(manga, entries)
+        entry = doc.entry(entry_id=f"urn:mangacircus:series:{sid}", title=manga.title, updated=dto.dt(manga.updated),
+                          content=f"{total_ch} chapters, {read} read", authors=dto.strings(manga.meta, "authors"))
+        feed.link(entry, "subsection", reverse("opds-manga", args=[sid]), feed.ACQUISITION)
+        if manga.cover:
+            cover = reverse("opds-thumbnail", args=[sid])
+            feed.link(entry, feed.REL_IMAGE, cover, "image/webp")
+            feed.link(entry, feed.REL_THUMBNAIL, cover, "image/webp")
+    return _xml(doc.bytes(), feed.NAVIGATION)
+
+
+@app_view(cookies=False)
+def series(request):
+    return _series_feed(request, "series", "Library", visible_series(request.account["name"]))
+
+
+@app_view(cookies=False)
+def recent(request):
+    rows = sorted(visible_series(request.account["name"]), key=lambda r: -(r[0].added or 0))
+    return _series_feed(request, "recent", "Recently added", rows)
+
+
+@app_view(cookies=False)
+def continue_reading(request):
+    rows = [r for r in visible_series(request.account["name"]) if r[1] and shelf.continue_target(r[0], r[1])]
+    rows.sort(key=lambda r: -max(e.get("t") or 0 for e in r[1].values()))
+    return _series_feed(request, "continue", "Continue reading", rows)
+
+
+@app_view(cookies=False)
+def followed(request):
+    user = request.account["name"]
+    following = social.follows(user)
+    return _series_feed(request, "followed", "Followed", [r for r in visible_series(user) if r[0].name in following])
+
+
+@app_view(cookies=False)
+def tags(request):
+    rows = visible_series(request.account["name"])
+    counted = {}
+    for manga, _ in rows:
+        for tag in dto.strings(manga.meta, "tags"):
+            counted[tag] = counted.get(tag, 0) + 1
+    doc = _new_feed(request, "tags", "By tag", feed.NAVIGATION, _latest(rows))
+    for tag in sorted(counted, key=str.casefold):
+        entry = doc.entry(entry_id=f"urn:mangacircus:tag:{quote(tag)}", title=tag, updated=_latest(rows),
+                          content=f"{counted[tag]} manga")
+        feed.link(entry, "subsection", reverse("opds-tag", args=[tag]), feed.NAVIGATION)
+    return _xml(doc.bytes(), feed.NAVIGATION)
+
+
+@app_view(cookies=False)
+def tag(request, name):
+    rows = [r for r in visible_series(request.account["name"])
+            if name.casefold() in {t.casefold() for t in dto.strings(r[0].meta, "tags")}]
+    if not rows:
+        raise NotFound(f"no manga tagged {name}")
+    return _series_feed(request, f"tag:{quote(name)}", name, rows)
+
+
+@app_view(cookies=False)
+def search(request):
+    words = (request.GET.get("q") or "").casefold().split()
+    rows = [r for r in visible_series(request.account["name"]) if _matches(r[0], words)]
+    return _series_feed(request, "search", f"Search: {request.GET.get('q') or ''}", rows)
+
+
+def _matches(manga, words):
+    text = f"{manga.name} {manga.title} {' '.join(dto.strings(manga.meta, 'altTitles'))} " \
+           f"{' '.join(a['name'] for a in dto.authors(manga))}".casefold()
+    return all(w in text for w in words)
+
+
+@app_view(cookies=False)
+def opensearch(request):
+    template = request.build_absolute_uri(reverse("opds-search")) + "?q={searchTerms}"
+    return HttpResponse(feed.opensearch(TITLE, template), content_type=feed.SEARCH_TYPE)
+
+
+@app_view(cookies=False)
+def manga(request, sid):
+    """A manga's acquisition feed: one entry per chapter, with its CBZ and its page stream."""
+    user = request.account["name"]
+    found = manga_or_404(user, sid)
+    entries = progress.manga_progress(user, found.name)
+    downloads = serverprefs.downloads_allowed()
+    doc = _new_feed(request, f"series:{sid}", found.title, feed.ACQUISITION, dto.dt(found.updated))
+    feed.link(doc.root, "up", reverse("opds-series"), feed.NAVIGATION)
+    for chapter in found.chapters():
+        bid = ids.book_id(found.name, chapter.id)
+        entry_state = entries.get(chapter.id)
+        version = state.chosen_version(user, found, chapter, entry_state)
+        entry = doc.entry(entry_id=f"urn:mangacircus:book:{bid}", title=dto.chapter_title(found, chapter),
+                          updated=dto.dt(found.updated), authors=dto.strings(found.meta, "authors"),
+                          content=f"{version.page_count} pages · {version.name}")
+        if downloads:
+            feed.link(entry, feed.REL_ACQUISITION, reverse("opds-file", args=[bid]), feed.CBZ)
+        stream = feed.link(entry, feed.REL_STREAM, reverse("opds-page", args=[bid, 0]).removesuffix("0")
+                           + "{pageNumber}?maxWidth={maxWidth}", "image/jpeg")
+        stream.set(f"{{{feed.PSE}}}count", str(version.page_count))
+        if entry_state:
+            stream.set(f"{{{feed.PSE}}}lastRead", str(state.page_of(entry_state, version) - 1))
+            stream.set(f"{{{feed.PSE}}}lastReadDate", dto.dt(entry_state.get("t")))
+        if found.cover:
+            cover = reverse("opds-thumbnail", args=[sid])
+            feed.link(entry, feed.REL_IMAGE, cover, "image/webp")
+            feed.link(entry, feed.REL_THUMBNAIL, cover, "image/webp")
+    return _xml(doc.bytes(), feed.ACQUISITION)
+
+
+@app_view(cookies=False)
+def page(request, bid, n):
+    """A streamed page: {pageNumber} counts from 0; maxWidth is accepted and the page sent as it is."""
+    return book_views.page_response(request, book_views._version(request, bid)[2], n)
+
+
+# The same views as /komga/'s, without the session cookies.
+file = app_view(cookies=False)(inspect.unwrap(book_views.book_file))
+thumbnail = app_view(cookies=False)(inspect.unwrap(series_thumbnail))

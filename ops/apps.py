@@ -1,0 +1,38 @@
+from django.apps import AppConfig
+
+
+class OpsConfig(AppConfig):
+    """The operator's side: incidents and health screens, backups, and `startall`'s supervisor."""
+
+    name = "ops"
+    scheduler = None
+
+    def ready(self):
+        from mangacircus import health, incidents, localadmin
+        from mangacircus.pages import settings_section
+
+        from .backups import commands, run
+
+        localadmin.register("backup", commands.backup_in_reader)
+        health.register("backup", run.health)
+        settings_section("admin", "health", "Incidents & health", "mc-admin-health", order=40,
+                         badge=incidents.open_count)
+        settings_section("admin", "backups", "Backups", "mc-admin-backups", order=50)
+
+    def start_runtime(self):
+        """In the reader: backup.json, and the backup schedule when BACKUP is set."""
+        from django.conf import settings
+
+        from .backups import run, state
+
+        state.STATE.open(settings.DATA)
+        if settings.BACKUP is not None:
+            self.scheduler = run.Scheduler().start()
+
+    def stop_runtime(self):
+        from .backups import state
+
+        if self.scheduler:
+            self.scheduler.stop()
+            self.scheduler = None
+        state.STATE.close()

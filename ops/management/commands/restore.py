@@ -1,0 +1,27 @@
+"""Restore DATA from a backup archive, with the reader and the scraper stopped (docs/backup.md).
+
+    .venv/bin/python manage.py restore ARCHIVE
+"""
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from ops.backups.restore import RestoreError, restore
+
+
+class Command(BaseCommand):
+    help = "Restore DATA from a backup archive (the services must be stopped)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("archive", help="a mangacircus-*.tar.gz made by `manage.py backup`")
+
+    def handle(self, *args, **options):
+        try:
+            done = restore(options["archive"], settings.DATA)
+        except RestoreError as e:
+            raise CommandError(str(e)) from None
+        files = done["manifest"]["files"]
+        self.stdout.write(f"verified {options['archive']}: {len(files)} files, made {done['manifest']['created']}")
+        if done["moved_aside"]:
+            self.stdout.write(f"the data that was in {done['restored']} is now in {done['moved_aside']}")
+        self.stdout.write(f"restored {len(files)} files into {done['restored']}; start the services again "
+                          "(caches such as the library index are rebuilt by the first scan)")

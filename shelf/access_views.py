@@ -1,0 +1,76 @@
+"""Settings → Admin → Users → Access (HTML) and POST /api/admin/user/access (JSON): an admin limits
+a user to some manga or hides manga with some tags (the rule is reader/access.py)."""
+from django.contrib import messages
+from django.http import HttpResponseRedirect
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from accounts import rules
+from mangacircus.errors import Invalid, NotFound
+from mangacircus.http import api, field, text_field
+from mangacircus.pages import page, render_section
+from reader import access, lookup
+
+from . import summaries
+
+
+def _library_tags(index):
+    """Every tag of the library, each once (the first spelling met), in alphabetical order."""
+    seen = {}
+    for manga in index.sorted():
+        raw = manga.meta.get("tags") if isinstance(manga.meta, dict) else None
+        for tag in raw if isinstance(raw, list) else ():
+            if isinstance(tag, str) and tag.strip():
+                seen.setdefault(tag.strip().casefold(), tag.strip())
+    return sorted(seen.values(), key=str.casefold)
+
+
+def save(admin, name, only, exclude_tags):
+    """The rule shared by the form and the API: the user exists and is not the admin themself,
+    and every manga named is in the library."""
+    rules.existing_user(name)
+    if name == admin:
+        raise Invalid("you cannot restrict your own account")
+    if only is not None:
+        index = lookup.current()
+        missing = [m for m in only if index.get(m) is None]
+        if missing:
+            raise NotFound(f"no manga named {missing[0]}")
+    return access.set_restrictions(name, only, exclude_tags)
+
+
+@page(auth="admin", back="mc-settings-users")
+@require_http_methods(["GET", "POST"])
+def user_access(request, name):
+    user = rules.existing_user(name)
+    if request.method == "POST":
+        only = request.POST.getlist("only") if request.POST.get("scope") == "some" else None
+        tags = request.POST.getlist("tag") + [t for t in request.POST.get("more_tags", "").split(",") if t.strip()]
+        stored = save(request.account["name"], name, only, tags)
+        limited = stored["only"] is not None or stored["excludeTags"]
+        scope = "now sees only what the restrictions allow" if limited else "sees the whole library"
+        messages.success(request, f"Saved: {name} {scope}.")
+        return HttpResponseRedirect(reverse("mc-settings-user-access", args=[name]))
+    index = lookup.current()
+    current = access.restrictions(name)
+    chosen = set(current["only"] or ())
+    excluded = {t.casefold() for t in current["excludeTags"]}
+    tags = _library_tags(index)
+    known = {t.casefold() for t in tags}
+    return render_section(request, "reader/user_access.html", "admin", "users", user=user,
+                          me=request.account["name"], restricted=access.restricted(name),
+                          some=current["only"] is not None,
+                          manga=[(s.name, s.title, s.name in chosen) for s in summaries.ordered(index)],
+                          tags=[(t, t.casefold() in excluded) for t in tags],
+                          more_tags=", ".join(t for t in current["excludeTags"] if t.casefold() not in known))
+
+
+@api(auth="admin", methods=("POST",))
+def user_access_api(request):
+    """{name, only: [manga] or null, excludeTags: [tag]} → the stored restrictions."""
+    name = text_field(request.data, "name", max_length=100)
+    only = request.data.get("only")
+    if only is not None and not isinstance(only, list):
+        raise Invalid("only must be a list of manga names, or null")
+    tags = field(request.data, "excludeTags", list, required=False, default=[])
+    return {"name": name, **save(request.account["name"], name, only, tags)}

@@ -1,0 +1,143 @@
+"""One manga as one user sees it: metadata, books and chapters with their ranked versions, the user's
+read state and the continue target (the data of GET /api/manga and of the manga page)."""
+from urllib.parse import urlsplit
+
+from catalog import overrides
+from library.model import stamp_ms
+from reader import lookup, progress, social, votes
+
+from . import related, story
+from .library import continue_target
+
+STATUSES = ("ongoing", "completed", "hiatus", "cancelled")
+
+
+def _strings(value, limit=50):
+    if isinstance(value, str):
+        value = [value]
+    return [v.strip() for v in value if isinstance(v, str) and v.strip()][:limit] if isinstance(value, list) else []
+
+
+def _text(value, max_length=10_000):
+    return value.strip()[:max_length] if isinstance(value, str) and value.strip() else None
+
+
+def safe_link(url):
+    """The URL when it is an absolute http(s) URL with a host, else None (no javascript: and friends)."""
+    if not isinstance(url, str) or len(url) > 2000:
+        return None
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    return url.strip() if parts.scheme in ("http", "https") and parts.netloc else None
+
+
+def clean_meta(meta):
+    """The displayable part of manga.json: each field of the expected type or left out."""
+    meta = meta if isinstance(meta, dict) else {}
+    year = meta.get("year")
+    links = meta.get("links") if isinstance(meta.get("links"), dict) else {}
+    status = _text(meta.get("status"), 40)
+    return {
+        "altTitles": _strings(meta.get("altTitles")),
+        "authors": _strings(meta.get("authors")),
+        "artists": _strings(meta.get("artists")),
+        "status": status.lower() if status and status.lower() in STATUSES else status,
+        "year": year if isinstance(year, int) and not isinstance(year, bool) else _text(year, 20),
+        "tags": _strings(meta.get("tags"), 100),
+        "description": _text(meta.get("description")),
+        "links": [{"name": str(name)[:100], "url": safe_link(url)}
+                  for name, url in links.items() if safe_link(url)][:20],
+    }
+
+
+def catalog_sections(name, user=None):
+    """Relations and groups of a manga (shelf/related.py), without the members hidden from `user`."""
+    return related.sections(name, user=user)
+
+
+def detail(user, manga):
+    """{name, title, url, cover, direction, meta, following, counts, continue, books, relations, groups, story}:
+    story (and each chapter row's activeMs) only when the user's Reading Story is on and has history."""
+    entries = progress.manga_progress(user, manga.name)
+    books = []
+    read = 0
+    for book in manga.books:
+        rows = []
+        for chapter in book.chapters:
+            row = chapter_row(user, manga, chapter, entries.get(chapter.id))
+            row["hasPrevious"] = bool(books or rows)
+            read += row["read"]
+            rows.append(row)
+        books.append({"key": book.key, "title": book.title, "heading": lookup.book_heading(book),
+                      "extra": book.extra, "chapters": rows})
+    total = sum(len(b["chapters"]) for b in books)
+    times = story.chapter_times(user, manga.name)
+    if times:
+        for book in books:
+            for row in book["chapters"]:
+                row["activeMs"] = times.get(row["id"], 0)
+    override = overrides.get(manga.name)
+    return {
+        "name": manga.name, "title": override.get("title") or manga.title, "url": lookup.manga_url(manga.name),
+        "cover": lookup.cover_url(manga), "direction": override.get("direction") or manga.direction,
+        "meta": overrides.merge(clean_meta(manga.meta), override),
+        "following": social.is_following(user, manga.name),
+        "counts": {"chapters": total, "read": read, "unread": total - read},
+        "continue": continue_target(manga, entries), "books": books, **catalog_sections(manga.name, user),
+        "story": {"totalMs": sum(times.values()), "chapters": sum(1 for ms in times.values() if ms)} if times else None,
+    }
+
+
+def chapter_row(user, manga, chapter, entry):
+    versions = versions_of(user, manga, chapter)
+    return {
+        "id": chapter.id, "key": chapter.key, "label": lookup.chapter_label(chapter), "title": chapter.title,
+        "url": lookup.read_url(manga.name, chapter), "read": bool(entry and entry.get("done")),
+        "progress": entry, "versions": versions, "pages": versions[0]["pages"], "added": added(chapter),
+    }
+
+
+def added(chapter):
+    """When the chapter came: its oldest version folder's modification time (ms), as the scan saw it."""
+    return min(stamp_ms(v.stamp) for v in chapter.versions) if chapter.versions else None
+
+
+def versions_of(user, manga, chapter):
+    """reader.votes.ranked_versions, each with the URL that opens that version."""
+    ranked = votes.ranked_versions(manga.name, chapter, user)
+    for item in ranked:
+        item["url"] = lookup.read_url(manga.name, chapter, item["name"])
+    return ranked
+
+
+def mark_many(user, manga, read, before=None):
+    """Mark every chapter read or unread, or only those before `before` (a chapter), in reading
+    order; answers the new rows of every chapter, the continue target and the counts."""
+    chapters = manga.chapters()
+    if before is not None:
+        chapters = chapters[:next(i for i, c in enumerate(chapters) if c.id == before.id)]
+    if read:
+        tops = [(c, votes.ranked_versions(manga.name, c, user)[0]) for c in chapters]
+        progress.mark_many(user, manga.name, [(c.id, top["name"], top["pages"]) for c, top in tops])
+    else:
+        progress.forget_many(user, manga.name, [c.id for c in chapters])
+    entries = progress.manga_progress(user, manga.name)
+    rows = [{"id": c.id, "label": lookup.chapter_label(c), "read": bool(entries.get(c.id, {}).get("done")),
+             "progress": entries.get(c.id)} for c in manga.chapters()]
+    read_count = sum(1 for r in rows if r["read"])
+    return {"chapters": rows, "continue": continue_target(manga, entries), "marked": len(chapters),
+            "counts": {"chapters": len(rows), "read": read_count, "unread": len(rows) - read_count}}
+
+
+def chapter_state(user, manga, chapter):
+    """After marking a chapter read or unread: its row and the manga's new continue target and counts."""
+    entries = progress.manga_progress(user, manga.name)
+    ids = {c.id for c in manga.chapters()}
+    read = sum(1 for cid, e in entries.items() if cid in ids and e.get("done"))
+    return {
+        "chapter": chapter_row(user, manga, chapter, entries.get(chapter.id)),
+        "continue": continue_target(manga, entries),
+        "counts": {"chapters": len(ids), "read": read, "unread": len(ids) - read},
+    }

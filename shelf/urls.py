@@ -1,0 +1,31 @@
+from django.urls import path
+
+from . import access_views, admin_views, api_views, discovery_views, library_views
+
+urlpatterns = [
+    # Library & manga pages
+    path("", library_views.home, name="mc-home"),
+    path("manga/<str:name>/", library_views.manga, name="mc-manga"),
+    path("notifications/", library_views.notifications, name="mc-notifications"),
+    path("history/", library_views.recently_read, name="mc-history"),
+    path("discover/", discovery_views.discover, name="mc-discover"),
+    path("settings/admin/library/", admin_views.library, name="mc-settings-library"),
+    path("settings/admin/users/<str:name>/access/", access_views.user_access, name="mc-settings-user-access"),
+    # /api/: library, manga, read state, votes, follows, notifications
+    path("api/library", api_views.library),
+    path("api/manga", api_views.manga),
+    path("api/history", api_views.recently_read),
+    path("api/read", api_views.mark_read),
+    path("api/unread", api_views.unread),
+    path("api/read/many", api_views.mark_many),
+    path("api/vote", api_views.vote),
+    path("api/follow", api_views.follow),
+    path("api/notifications", api_views.notifications),
+    path("api/notifications/read", api_views.notifications_read),
+    # /api/discovery: the opt-in discovery feed (shelf/discovery.py)
+    path("api/discovery", discovery_views.feed),
+    path("api/discovery/dismiss", discovery_views.dismiss),
+    # /api/admin: the overview
+    path("api/admin", admin_views.admin_overview),
+    path("api/admin/user/access", access_views.user_access_api),
+]
