@@ -10,7 +10,9 @@ once it is over 1 MiB (images barely compress), and an archive's pages at most M
 decompression never produces more than the member declares.
 
 `MemberSource` gives imagesize the first bytes of a member (stored: read in place; deflated:
-decompressed only as far as asked, at most HEADER_LIMIT); `open_member()` and `chunks()` serve it.
+decompressed only as far as asked, at most HEADER_LIMIT); `chunks()` serves it, and
+`member_bytes()` reads it whole with its checksum checked. The scan, the page routes and the
+scraper's folder import all read archives here, with these limits.
 """
 import os
 import re
@@ -283,3 +285,15 @@ def chunks(f, member, start, size=CHUNK):
         left_out -= len(out)
         if out:
             yield out
+
+
+def member_bytes(f, member, file_size):
+    """A whole member's bytes, checked: ValueError when the data is short, corrupt, longer than the
+    directory declares, or fails its CRC-32 (the folder import reads pages whole, as one job)."""
+    start, _ = data_start(f, member, file_size)
+    data = b"".join(chunks(f, member, start))
+    if len(data) != member.size:
+        raise ValueError(f"it holds {len(data):,} bytes where the archive declares {member.size:,}")
+    if zlib.crc32(data) != member.crc:
+        raise ValueError("its data does not match its checksum: the archive is corrupt")
+    return data

@@ -3,24 +3,25 @@
 It plays the part the HTTP client plays for network sources, so the folder source, like every
 source, returns descriptors and never reads the disk itself. Every path is resolved (symlinks
 included) and must stay inside an import root. Archives (CBZ/ZIP) are read member by member into
-memory, never extracted, so member names cannot escape anywhere (zip-slip); bombs are bounded by
-the entry count, the total uncompressed size, each member's size and its compression ratio.
+memory, never extracted, so member names cannot escape anywhere (zip-slip), by the library's own
+archive reader (library/zipread.py) with its limits: the entry count, the total uncompressed size,
+each member's size and compression ratio. A member it refuses is skipped with a warning on the job.
 
 Page URLs: `file:///abs/dir/001.jpg` for a file, `zip:///abs/dir/vol1.cbz#path/in/archive.png`
 for an archive member.
 """
 import os
-import zipfile
+import struct
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
+
+from library import zipread
 
 from .errors import InvalidInput, Refused
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".gif", ".avif"}
 ARCHIVE_SUFFIXES = {".cbz", ".zip"}
-MAX_ENTRIES = 2000
-MAX_TOTAL = 2 << 30          # uncompressed bytes in one archive
-MAX_RATIO = 200              # uncompressed / compressed, per member
 _IGNORED = {"__macosx", "@eadir", "thumbs.db", "desktop.ini"}
 
 
@@ -68,22 +69,14 @@ class LocalReader:
         return entries
 
     def archive_images(self, path):
-        """Image member names of an archive, after the bomb checks."""
+        """Image member names of an archive, after the archive reader's checks; each member it
+        refuses is reported through warn()."""
         archive = self.resolve(str(path))
-        with _open_zip(archive) as zf:
-            infos = zf.infolist()
-            if len(infos) > MAX_ENTRIES:
-                raise Refused(f"{archive.name}: {len(infos)} entries, over the limit of {MAX_ENTRIES}")
-            if sum(i.file_size for i in infos) > MAX_TOTAL:
-                raise Refused(f"{archive.name}: over {MAX_TOTAL >> 30} GiB uncompressed")
-            names = []
-            for info in infos:
-                parts = info.filename.replace("\\", "/").split("/")
-                if info.is_dir() or any(p.startswith(".") or p.lower() in _IGNORED for p in parts):
-                    continue
-                if Path(parts[-1]).suffix.lower() in IMAGE_SUFFIXES:
-                    names.append(info.filename)
-            return names
+        with _open_archive(archive) as (f, size):
+            members, refused = _directory(archive, f, size)
+        for name, why in refused:
+            self.warn(f"{archive.name}: {name} was skipped: {why}")
+        return [m.name for m in members if Path(m.name).suffix.lower() in IMAGE_SUFFIXES]
 
     def fetch_page(self, page, record=None):
         """-> (bytes, content type hint) for a file: or zip: page URL."""
@@ -103,32 +96,36 @@ class LocalReader:
         return data, ""
 
     def _member(self, archive, name):
-        with _open_zip(archive) as zf:
-            try:
-                info = zf.getinfo(name)
-            except KeyError:
-                raise Refused(f"{archive.name} has no member {name!r}") from None
-            if info.flag_bits & 0x1:
-                raise Refused(f"{archive.name}: {name} is encrypted")
-            if info.file_size > self.max_bytes:
+        with _open_archive(archive) as (f, size):
+            members, refused = _directory(archive, f, size, lambda n: n == name)
+            if not members:
+                why = next((why for n, why in refused if n == name), None)
+                raise Refused(f"{archive.name}: {name} " + (f"is refused: {why}" if why else "is not in the archive"))
+            member = members[0]
+            if member.size > self.max_bytes:
                 raise Refused(f"{archive.name}: {name} is over the {self.max_bytes >> 20} MiB cap")
-            if info.compress_size and info.file_size / info.compress_size > MAX_RATIO:
-                raise Refused(f"{archive.name}: {name} compresses more than {MAX_RATIO}:1 (an archive bomb?)")
             try:
-                with zf.open(info) as f:
-                    # Read one byte past the declared size: a lying header cannot make us read more.
-                    data = f.read(info.file_size + 1)
-            except (zipfile.BadZipFile, OSError, EOFError) as e:
-                raise Refused(f"{archive.name}: {name} cannot be read ({e})") from None
-            if len(data) > info.file_size:
-                raise Refused(f"{archive.name}: {name} is larger than its header says")
-            return data
+                return zipread.member_bytes(f, member, size)
+            except (ValueError, OSError) as e:
+                raise Refused(f"{archive.name}: {name} cannot be read: {e}") from None
 
 
-def _open_zip(path):
+@contextmanager
+def _open_archive(path):
     try:
-        return zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as e:
+        f = open(path, "rb")
+    except OSError as e:
+        raise Refused(f"{path.name} cannot be read: {e.strerror}") from None
+    with f:
+        yield f, os.fstat(f.fileno()).st_size
+
+
+def _directory(path, f, size, wanted=lambda name: True):
+    try:
+        return zipread.directory(f, size, wanted)
+    except zipread.Refused as e:
+        raise Refused(f"{path.name} is refused: {e}") from None
+    except (OSError, ValueError, struct.error) as e:
         raise Refused(f"{path.name} is not a readable ZIP/CBZ archive ({e})") from None
 
 
