@@ -57,8 +57,7 @@ class ApiGuardMiddleware:
         return self.get_response(request)
 
     def refusal(self, request):
-        content_type = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
-        if content_type != "application/json":
+        if media_type(request) != "application/json":
             return error_response(415, "send JSON (Content-Type: application/json)")
         if request.META.get("HTTP_SEC_FETCH_SITE", "").lower() == "cross-site":
             return error_response(403, "cross-site requests are refused")
@@ -79,20 +78,29 @@ DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def same_origin(origin, request):
-    """Whether an Origin header names this server: the same scheme, host and port (an https page
-    is not the http server of the same host and port). "null" and unparsable origins are not."""
+    """Whether an Origin header names this server: exactly a serialised origin (scheme, host and an
+    optional port; no user info, path, query or fragment, as browsers send it) with the same scheme,
+    host and port (an https page is not the http server of the same host and port). "null" and
+    anything else are not."""
     try:
         parts = urlsplit(origin)
         port = parts.port
     except ValueError:
         return False
     scheme = parts.scheme.lower()
-    if scheme not in DEFAULT_PORTS or not parts.hostname:
+    if (scheme not in DEFAULT_PORTS or not parts.hostname or "@" in parts.netloc or parts.path
+            or parts.query or parts.fragment or "?" in origin or "#" in origin or origin != origin.strip()):
         return False
     mine = clientip.scheme(request)
     host, my_port = split_domain_port(request.get_host())
     return (scheme, parts.hostname.lower().strip("[]").rstrip("."), port or DEFAULT_PORTS[scheme]) == (
         mine, host.strip("[]"), int(my_port) if my_port else DEFAULT_PORTS[mine])
+
+
+def media_type(request):
+    """The Content-Type's essence, lowercased ("" without one): `application/json` of
+    `application/json; charset=utf-8`. A list of types is no type of its own."""
+    return request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
 
 
 class ErrorPageMiddleware:

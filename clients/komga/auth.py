@@ -25,7 +25,7 @@ from accounts import apikeys, basic, sessions
 from mangacircus import clientip, jsonfile
 from mangacircus.errors import DomainError, Invalid, WrongCredentials
 from mangacircus.http import body_length, json_object, json_response
-from mangacircus.middleware import same_origin
+from mangacircus.middleware import media_type, same_origin
 
 SESSION_COOKIE = "MC-KOMGA-SESSION"
 REMEMBER_COOKIE = "komga-remember-me"
@@ -121,14 +121,12 @@ def unauthorized(request, message="sign in: HTTP Basic, an API key or the sessio
     return error(401, message, headers)
 
 
-FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain")
-
-
 def _write_refusal(request):
-    """What a page of another site could send is refused: a form's content types (the apps send JSON
-    or no body), a cross-site fetch, a foreign Origin."""
-    content_type = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
-    if content_type in FORM_TYPES:
+    """What a page of another site could send is refused: any content type but JSON (the apps send
+    JSON, or no body and no type; a form or a no-cors fetch cannot send application/json), a
+    cross-site fetch, a foreign Origin. The same rules as /api/ (mangacircus/middleware.py)."""
+    content_type = media_type(request)
+    if content_type and content_type != "application/json":
         return error(415, "send JSON (Content-Type: application/json), or no body")
     if request.META.get("HTTP_SEC_FETCH_SITE", "").lower() == "cross-site":
         return error(403, "cross-site requests are refused")

@@ -3,6 +3,8 @@
 The routes come from the authorisation matrix (tests/test_authz_matrix.py), so a new route is
 covered here as soon as it has its row there. Each case compares db.json before and after.
 """
+import json
+
 import pytest
 
 from mangacircus import jsonfile
@@ -116,3 +118,43 @@ def test_c3_get_routes_change_nothing_in_db_json(figures, server, personas):
                   "chapter's notifications read",
                   f"sections changed: {changed or 'none'}" + (" (the documented exception only)" if exception else ""),
                   not changed or exception)
+
+
+APP_WRITES = [(method, path, body) for _, method, path, body, *_ in MATRIX
+              if method in ("POST", "PATCH", "DELETE") and path.startswith("/komga/")]
+
+
+def test_c4_an_origin_with_user_info_or_more_than_an_origin_and_odd_content_types_are_refused(figures, server,
+                                                                                              personas):
+    """Origins a browser never sends but a parser could read as this server (user info before the
+    host, a path, a query), on every mutating /api/ route and every /komga/ write; and on the /komga/
+    writes the content types a no-cors fetch can send, without any Origin."""
+    admin = personas["admin"]()
+    here = f"127.0.0.1:{server.port}"
+    origins = [f"http://evil@{here}", f"http://evil:secret@{here}", f"http://{here}/", f"http://{here}/evil",
+               f"http://{here}?evil", f"http://{here}#evil"]
+    before, wrong, sent = saved(server), [], 0
+    for path, body in MUTATING:
+        for origin in origins:
+            status = admin.post(path, body, headers={"Origin": origin})[0]
+            sent += 1
+            if status != 403:
+                wrong.append((path, origin, status))
+    for method, path, body in APP_WRITES:
+        for origin in origins:
+            status = admin.request(method, path, body=body, headers={"Origin": origin})[0]
+            sent += 1
+            if status != 403:
+                wrong.append((method, path, origin, status))
+        for content_type in ("application/json, text/plain", "text/plain", "text/plain, application/json"):
+            raw = b"" if body is None else json.dumps(body).encode()
+            status = admin.request(method, path, raw=raw, headers={"Content-Type": content_type})[0]
+            sent += 1
+            if status != 415:
+                wrong.append((method, path, content_type, status))
+    changed = sorted(k for k, v in saved(server).items() if v != before.get(k))
+    figures.check("C4", "Origin with user info or a path; /komga/ content types", f"{sent} writes "
+                  f"({len(MUTATING)} API routes, {len(APP_WRITES)} app writes, {len(origins)} origins)",
+                  "403 for each origin, 415 for each content type but JSON; db.json unchanged",
+                  f"{len(wrong)} other answers; sections changed: {changed or 'none'}"
+                  + (f": {wrong[:3]}" if wrong else ""), not wrong and not changed)
