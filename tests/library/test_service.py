@@ -144,8 +144,15 @@ def test_it_checks_on_its_own_every_scan_interval(configured, library_dir):
 def test_it_backs_off_after_a_failed_scan(configured, library_dir, tmp_path):
     configured.SCAN_INTERVAL = 1
     library_dir.rename(tmp_path / "gone")
-    service.start()
+    clock = FakeClock()
+    service.start(clock=clock)
     assert wait_for(lambda: service.admin_summary()["scans"])
-    time.sleep(0.3)
     scans = service.admin_summary()["scans"]
-    assert len(scans) == 1 and "cannot be read" in scans[0]["error"]  # no retry loop
+    assert len(scans) == 1 and "cannot be read" in scans[0]["error"]
+    # No retry loop: by the scanner's own clock the next scan is a whole RETRY away...
+    wait, _full = service._scanner._next_wait()
+    assert wait >= service.RETRY - 1
+    # ...and it comes once that much time has passed.
+    clock.advance(service.RETRY)
+    service.wake()
+    assert wait_for(lambda: len(service.admin_summary()["scans"]) == 2)

@@ -14,6 +14,7 @@ def open_tab(request, server, admin):
     context = request.getfixturevalue(request.param)
     context.add_cookies([{"name": "sid", "value": admin.cookies["sid"], "url": server.url}])
     page = context.new_page()
+    page.clock.install()  # time runs as usual until a test moves it on (run_for fires the timers due)
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
 
@@ -44,7 +45,8 @@ def test_the_queue_searches_filters_and_cancels_then_retries_after_a_confirmatio
     confirm = page.get_by_role("group", name="Confirm")
     expect(confirm.locator("h2")).to_have_text("Cancel 2 jobs?")
     expect(confirm.locator("li")).to_have_text(["update fake beta", "update fake bravo"])
-    time.sleep(2.5)  # past a refresh: the confirmation stays open and nothing was cancelled
+    page.clock.run_for(4100)  # two refresh periods: the confirmation stays open and nothing was cancelled
+    expect(confirm.locator("li")).to_have_text(["update fake beta", "update fake bravo"])
     assert jobs(reader_daemon) == {"alpha": "queued", "beta": "queued", "bravo": "queued"}
     page.get_by_role("button", name="Yes, cancel 2").click()
     expect(page.locator(".toast").first).to_have_text("2 jobs cancelled")
