@@ -1,4 +1,11 @@
-"""The `sessions` section of db.json: sessions[sha256(token)] = {u: name, t: created ms}.
+"""The `sessions` section of db.json: sessions[sha256(token)] = {u: name, t: created ms, s: scope}.
+
+A session has one scope, set when it is made (docs/apps.md, "What each credential reaches"):
+`web`, made by the sign-in form or /api/login and sent as the `sid` cookie, reaches every route
+with the user's role; `app`, handed to a reading app on /komga/ for its password or API key,
+reaches only the apps' routes (/komga/, /opds/). A token is accepted only where its scope is
+asked for, so an app's token copied into the `sid` cookie opens nothing of the web. A session
+stored without a scope (made before scopes existed) counts as an app session.
 
 Only the SHA-256 of the random cookie token is stored, so a copy of db.json signs nobody in.
 Starting and ending sessions are security changes (db.security_change()): on disk before they
@@ -13,6 +20,7 @@ from mangacircus.clock import now_ms
 from . import users
 
 SESSION_DAYS = 365
+WEB, APP = "web", "app"
 
 
 def digest(token):
@@ -27,11 +35,13 @@ def end_all(name, keep=None):
 
 
 
-def create_session(name, key=None):
-    """A new session token. `key`: the id of the API key it was opened with (accounts/apikeys.py),
-    so that revoking the key ends it too."""
+def create_session(name, key=None, scope=WEB):
+    """A new session token of `scope` (WEB or APP). `key`: the id of the API key it was opened with
+    (accounts/apikeys.py), so that revoking the key ends it too."""
+    if scope not in (WEB, APP):
+        raise ValueError(f"no session scope {scope!r}")
     token = secrets.token_hex(32)
-    entry = {"u": name, "t": now_ms()}
+    entry = {"u": name, "t": now_ms(), "s": scope}
     if key:
         entry["k"] = key
     with db.security_change("sessions"):
@@ -47,13 +57,15 @@ def end_key_sessions(name, key):
             del sessions[d]
 
 
-def session_user(token):
-    """The user record of a session token, or None."""
+def session_user(token, scope=WEB):
+    """The user record of a session token of that scope, or None (also for a token of another scope)."""
     if not token or len(token) > 128 or not db.is_open():
         return None
     with db.lock():
         session = db.section("sessions").get(digest(token))
-        return users.get_user(session.get("u")) if session else None
+        if not session or session.get("s", APP) != scope:
+            return None
+        return users.get_user(session.get("u"))
 
 
 def end_session(token):

@@ -3,9 +3,10 @@
 Credentials, the first valid one winning: a session token (cookie MC-KOMGA-SESSION or
 komga-remember-me, every value of each when a jar sends several, or the X-Auth-Token header),
 then X-API-Key, then HTTP Basic (accounts/basic.py: the sign-in limit, checks remembered). A
-request with valid credentials but no valid token gets a session token (an ordinary session of
-accounts/sessions.py, so a password change ends it), as cookies scoped to the mount point and,
-when asked for, the X-Auth-Token header: the Mihon tracker and Komelia send nothing else.
+request with valid credentials but no valid token gets a session token (an app session of
+accounts/sessions.py: it opens these routes only, never the web's, and a password change ends it),
+as cookies scoped to the mount point and, when asked for, the X-Auth-Token header: the Mihon
+tracker and Komelia send nothing else. A web session (the sid cookie) is not accepted here.
 
 No credentials → 401 with WWW-Authenticate (never 403: Mihon sends Basic only after a 401). No
 redirects. Writes answer 204. State changes refuse a foreign Origin or a cross-site fetch, bodies
@@ -58,7 +59,7 @@ def _session(request):
     if header:
         candidates.append(header)
     for token in candidates[:8]:
-        user = sessions.session_user(token)
+        user = sessions.session_user(token, sessions.APP)
         if user is not None:
             return user, token
     return None, None
@@ -72,10 +73,10 @@ def _issued(key, name, api_key=None, fresh=False):
     with _tokens_lock:
         token = None if fresh else _tokens.get(key)
     if token:
-        user = sessions.session_user(token)
+        user = sessions.session_user(token, sessions.APP)
         if user is not None and user["name"] == name:
             return token
-    token = sessions.create_session(name, key=api_key)
+    token = sessions.create_session(name, key=api_key, scope=sessions.APP)
     with _tokens_lock:
         if len(_tokens) > 10_000:
             _tokens.clear()
