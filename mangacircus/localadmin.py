@@ -13,7 +13,10 @@ a peer, taking a backup) calls `run(action, payload, offline)`:
 
 The token file is made on the reader's first start, mode 0600, in DATA: whoever can read DATA can
 change it anyway, so it grants nothing more. The route refuses any request without the token
-(sessions count for nothing there) and any request from an address other than loopback.
+(sessions count for nothing there), any request from an address other than loopback, and any
+request that came through a proxy: behind the shipped nginx every outside client arrives from
+loopback, but with a forwarding header (X-Forwarded-*, Forwarded, X-Real-IP, Via), which the
+command never sends. deploy/nginx.conf also answers /api/local/ with 404 itself.
 """
 import hmac
 import ipaddress
@@ -69,14 +72,19 @@ def publish_address(bind):
 
 # -- in the reader ------------------------------------------------------------------------------
 
+FORWARDING = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_HOST", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_PORT",
+              "HTTP_FORWARDED", "HTTP_X_REAL_IP", "HTTP_VIA")
+
+
 def check_request(request):
-    """Raise unless the request comes from loopback with the local admin token."""
+    """Raise unless the request comes straight from loopback, through no proxy, with the token."""
     try:
         loopback = ipaddress.ip_address(request.META.get("REMOTE_ADDR", "")).is_loopback
     except ValueError:
         loopback = False
+    proxied = any(name in request.META for name in FORWARDING)
     given = request.headers.get(TOKEN_HEADER, "")
-    if not loopback or not given or not hmac.compare_digest(given.encode(), token().encode()):
+    if not loopback or proxied or not given or not hmac.compare_digest(given.encode(), token().encode()):
         raise WrongCredentials("this route is for commands run on the server itself")
 
 
