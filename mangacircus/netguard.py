@@ -167,6 +167,27 @@ class Answer:
         self.conn.close()
         self.sock.close()  # http.client drops conn.sock when the server closes after its answer
 
+    def read_body(self, limit, deadline, read_timeout):
+        """Up to `limit` + 1 bytes of the body (one more tells the caller it is over its cap), each
+        read waiting at most `read_timeout` and the whole body never past `deadline` (a
+        time.monotonic() value): a server trickling a byte now and then is cut at the deadline.
+        Raises DeadlinePassed, or OSError / HTTPException as the socket does."""
+        chunks, size = [], 0
+        while size <= limit:
+            wait = _within(deadline, read_timeout)
+            self.sock.settimeout(wait)
+            try:
+                chunk = self.response.read1(min(65536, limit + 1 - size))
+            except TimeoutError:
+                if wait < read_timeout:  # the wait was what was left of the deadline
+                    raise DeadlinePassed() from None
+                raise
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+
 
 def request(method, url, *, body=None, headers=None, allowed, max_redirects, deadline, connect_timeout,
             read_timeout, on_socket=None):

@@ -52,16 +52,19 @@ def _words(e, url):
 
 
 def fetch_json(url, secret, path):
+    deadline = time.monotonic() + TIMEOUT  # the whole exchange, body included
     try:
         answer = netguard.request("GET", url + path, headers={"Authorization": f"Bearer {secret}",
                                                               "Accept": "application/json"},
-                                  allowed=_allowed, max_redirects=3, deadline=time.monotonic() + TIMEOUT,
+                                  allowed=_allowed, max_redirects=3, deadline=deadline,
                                   connect_timeout=10, read_timeout=TIMEOUT)
     except netguard.OutboundError as e:
         raise PeerError(_words(e, url)) from None
     try:
         status = answer.response.status
-        body = answer.response.read(MAX_BYTES + 1)
+        body = answer.read_body(MAX_BYTES, deadline, TIMEOUT)
+    except netguard.DeadlinePassed:
+        raise PeerError(f"{urlsplit(url).hostname} did not send its whole answer within {TIMEOUT:g} s") from None
     except (OSError, http.client.HTTPException) as e:
         raise PeerError(f"the answer from {urlsplit(url).hostname} was cut: {e}") from None
     finally:

@@ -56,14 +56,17 @@ def resolve(host, port):
 def post(url, body, headers):
     """POST with the rules above (the redirects through mangacircus/netguard.py); returns the final
     status. Raises Refused."""
+    deadline = time.monotonic() + TIMEOUT  # the whole delivery, the answer's body included
     try:
         answer = netguard.request("POST", url, body=body, headers=headers,
                                   allowed=lambda host, port, ip: _allowed(host, ip), max_redirects=MAX_REDIRECTS,
-                                  deadline=time.monotonic() + TIMEOUT, connect_timeout=TIMEOUT, read_timeout=TIMEOUT)
+                                  deadline=deadline, connect_timeout=TIMEOUT, read_timeout=TIMEOUT)
     except netguard.OutboundError as e:
         raise _refusal(e) from None
     try:
-        answer.response.read(1024)
+        answer.read_body(1024, deadline, TIMEOUT)
+    except netguard.DeadlinePassed:
+        raise Refused(f"{urlsplit(answer.url).hostname} did not finish its answer within {TIMEOUT:g} s") from None
     except (OSError, http.client.HTTPException) as e:
         raise Refused(f"{urlsplit(answer.url).hostname}: {e}") from None
     finally:
