@@ -10,7 +10,6 @@
 
   const HIDE_AFTER_SCROLL = 100;
   const HINT_MS = 4000;
-  const MODES = [["flow", "Flow"], ["page", "Page"], ["book", "Book"]];
 
   let R = null;
   let el = {};
@@ -115,8 +114,8 @@
       oninput: (e) => (el.count.textContent = e.target.value + " / " + R.list.length),
       onchange: (e) => R.goTo(+e.target.value - 1),
     });
-    el.modes = MODES.map(([mode, label]) => h("button", { type: "button", className: "rd-mode", "data-mode": mode,
-      onclick: () => R.setMode(mode, true) }, label));
+    el.modes = Object.values(MCR.modes).map((m) => h("button", { type: "button", className: "rd-mode",
+      "data-mode": m.name, onclick: () => R.setMode(m.name, true) }, m.label));
     el.shift = h("button", { type: "button", className: "rd-shift", "aria-label": "Shift pairing",
       title: "Shift: pair this run of pages the other way", onclick: () => R.toggleShift() },
       "⇄", h("span", { className: "rd-wide-only" }, " Shift"));
@@ -151,14 +150,14 @@
     const atEnd = R.cur >= n;
     let label = "End";
     if (!atEnd) {
-      const pages = R.mode === "book" ? R.spreads[MCR.layout.spreadOf(R.spreads, R.cur)].pages : [R.cur];
+      const pages = R.m.spreads ? R.spreads[MCR.layout.spreadOf(R.spreads, R.cur)].pages : [R.cur];
       label = pages.length > 1 ? pages[0] + 1 + "–" + (pages[1] + 1) : String(pages[0] + 1);
     }
     el.count.textContent = label + " / " + n;
     el.slider.value = String(Math.min(R.cur, n - 1) + 1);
     el.modes.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.mode === R.mode)));
-    const spread = R.mode === "book" && !atEnd ? R.spreads[MCR.layout.spreadOf(R.spreads, R.cur)] : null;
-    el.shift.hidden = R.mode !== "book";
+    const spread = R.m.spreads && !atEnd ? R.spreads[MCR.layout.spreadOf(R.spreads, R.cur)] : null;
+    el.shift.hidden = !R.m.spreads;
     el.shift.disabled = !spread || spread.run === null || spread.runLength < 2;
     el.shift.setAttribute("aria-pressed", String(!!spread && spread.run !== null && R.shift.has(spread.run)));
     el.zoom.textContent = Math.round(R.zoom * 100) + " %";
@@ -201,8 +200,7 @@
   }
 
   function hintOnce() {
-    const family = R.mode === "flow" ? "flow" : "paged";
-    const key = "mc.reader.hint." + family;
+    const key = "mc.reader.hint." + R.m.hint;
     try {
       if (localStorage.getItem(key)) return;
       localStorage.setItem(key, "1");

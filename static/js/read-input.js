@@ -39,7 +39,7 @@
   function tap(x, y) {
     const vw = R.viewport.w;
     const vh = R.viewport.h;
-    if (R.mode !== "flow" && R.cur >= R.list.length) {
+    if (!R.m.scrolls && R.cur >= R.list.length) {
       // The end card uses the whole screen as zones.
       if (x < vw * ZONE) side("left");
       else if (x > vw * (1 - ZONE)) side("right");
@@ -48,8 +48,8 @@
     }
     const sx = R.scroller.scrollLeft;
     const sy = R.scroller.scrollTop + y;
-    const onEnd = R.mode === "flow" && R.end && sy >= R.end.y; // the end of the flow counts as a page
-    if (R.mode === "flow") {
+    const onEnd = R.m.scrolls && R.end && sy >= R.end.y; // the end of the flow counts as a page
+    if (R.m.scrolls) {
       const box = MCR.layout.boxAt(R, sx + x, sy);
       if (!box && !onEnd) return MCR.bars.toggle();
       if (y < vh * ZONE) R.flowStep(-1);
@@ -175,7 +175,7 @@
   }
 
   function touchMove(e) {
-    if (swipe && !pinch && e.cancelable && R.mode !== "flow" && R.canvasSize.w <= R.viewport.w + 1) {
+    if (swipe && !pinch && e.cancelable && !R.m.scrolls && R.canvasSize.w <= R.viewport.w + 1) {
       // A sideways swipe over unzoomed pages is ours: no browser back-swipe or overscroll.
       const t = e.touches[0];
       if (Math.abs(t.clientX - swipe.x) > Math.abs(t.clientY - swipe.y)) e.preventDefault();
@@ -198,7 +198,7 @@
     const dy = t.clientY - swipe.y;
     const quick = e.timeStamp - swipe.t <= SWIPE_MS;
     swipe = null;
-    const paged = R.mode !== "flow";
+    const paged = !R.m.scrolls;
     const pannable = R.canvasSize.w > R.viewport.w + 1; // zoomed in: a drag pans instead
     if (paged && !pannable && quick && Math.abs(dx) >= SWIPE_MIN && Math.abs(dx) > Math.abs(dy)) {
       side(dx < 0 ? "right" : "left"); // pulling the page leftwards brings in what lies right
@@ -210,7 +210,7 @@
   function keyDown(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.target.closest && e.target.closest("input, select, textarea")) return;
-    const paged = R.mode !== "flow";
+    const paged = !R.m.scrolls;
     const tall = R.canvasSize.h > R.viewport.h + 1;
     const pan = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
     if (e.shiftKey && pan) { // Shift+arrows pan a zoomed page, as a mouse drag does

@@ -92,7 +92,7 @@
     return spreads.length;
   }
 
-  // ---- layout: boxes per mode ------------------------------------------------------------------
+  // ---- layout: boxes per mode, each named by its entry in read-modes.js -------------------------
 
   function flowBoxes(R, vw, vh, z) {
     const boxes = [];
@@ -158,11 +158,10 @@
   }
 
   function compute(R, vw, vh) {
-    if (R.cur >= R.list.length && R.mode !== "flow") {
+    if (R.cur >= R.list.length && !R.m.scrolls) {
       return { boxes: [], cw: vw, ch: vh, end: { x: 0, y: 0, w: vw, h: vh } }; // the end card
     }
-    const fn = R.mode === "flow" ? flowBoxes : R.mode === "book" ? bookBoxes : pageBoxes;
-    return fn(R, vw, vh, R.zoom);
+    return R.m.boxes(R, vw, vh, R.zoom);
   }
 
   // ---- build: the page elements of the mode ------------------------------------------------------
@@ -174,8 +173,8 @@
 
   /** The list positions on screen in Page or Book mode (none on the end card). */
   function visible(R) {
-    if (R.mode === "flow" || R.cur >= R.list.length) return [];
-    return R.mode === "book" ? R.spreads[spreadOf(R.spreads, R.cur)].pages : [R.cur];
+    if (R.m.scrolls || R.cur >= R.list.length) return [];
+    return R.m.spreads ? R.spreads[spreadOf(R.spreads, R.cur)].pages : [R.cur];
   }
 
   /**
@@ -186,7 +185,7 @@
   function build(R) {
     const loading = MCR.loading;
     let els;
-    if (R.mode === "flow") {
+    if (R.m.scrolls) {
       els = R.list.map((p) => {
         const el = pageEl(p);
         if (!el.querySelector("img")) el.insertBefore(loading.flowImage(R, p), el.firstChild);
@@ -293,7 +292,7 @@
     }
     const wide = R.canvasSize.w > R.viewport.w + 1;
     R.scroller.classList.toggle("rd-pan-x", wide);
-    R.scroller.classList.toggle("rd-pannable", wide || (R.mode !== "flow" && R.canvasSize.h > R.viewport.h + 1));
+    R.scroller.classList.toggle("rd-pannable", wide || (!R.m.scrolls && R.canvasSize.h > R.viewport.h + 1));
     R.root.dispatchEvent(new Event("mc:pages")); // the boxes changed (read-clock.js listens)
   }
 
@@ -303,5 +302,5 @@
     return null;
   }
 
-  MCR.layout = { pair, spreadOf, visible, build, render, anchor, boxAt };
+  MCR.layout = { pair, spreadOf, visible, build, render, anchor, boxAt, flowBoxes, pageBoxes, bookBoxes };
 })();

@@ -179,7 +179,7 @@
   /** The list positions to fetch next: 3 pages ahead (Book: 2 spreads) and the previous one. */
   function neighbours(R) {
     const layout = MCR.layout;
-    if (R.mode === "book") {
+    if (R.m.spreads) {
       const s = layout.spreadOf(R.spreads, R.cur);
       const wanted = [];
       for (let k = 1; k <= AHEAD_SPREADS; k++) if (R.spreads[s + k]) wanted.push.apply(wanted, R.spreads[s + k].pages);
@@ -207,7 +207,7 @@
     const imgs = MCR.layout.visible(R).map((li) => pool.get(R.list[li].i)).filter(Boolean);
     const ready = Promise.all(imgs.map((img) => img.mcReady));
     ready.then(afterFrame).then(() => {
-      if (mine !== turn || R.mode === "flow") return;
+      if (mine !== turn || R.m.scrolls) return;
       neighbours(R).forEach((li) => {
         const p = R.list[li];
         if (!pool.has(p.i)) pool.set(p.i, newImage(R, p, "low", true));

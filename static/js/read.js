@@ -1,13 +1,15 @@
 /* The reader (docs/reader.md): bootstrap, state, mode resolution, page turns and zoom.
  *
- * The chapter payload is embedded in the page ("chapter-data"). The helpers live in
- * read-layout.js (build → layout → place, pairing), read-loading.js, read-input.js,
- * read-progress.js and read-bars.js; they share the state object R built here.
+ * The chapter payload is embedded in the page ("chapter-data"). The modes are the table of
+ * read-modes.js (R.mode is the name, R.m its entry). The helpers live in read-layout.js
+ * (build → layout → place, pairing), read-loading.js, read-input.js, read-progress.js and
+ * read-bars.js; they share the state object R built here.
  * window.mcReader is a small read-only view of that state for tests and debugging.
  */
 (function () {
   "use strict";
   const MCR = window.MCR;
+  const modes = MCR.modes;
   const layout = MCR.layout;
   const loading = MCR.loading;
   const progress = MCR.progress;
@@ -18,18 +20,21 @@
   const SNAP = 0.01; // within ±1 % of 100 % is 100 %
 
   /**
-   * intended   = startMode == "last" ? lastMode : startMode
-   * compatible = direction == "ttb" ? [flow]
-   *            : portrait phone ? [page, flow] (two pages side by side would be tiny)
-   *            : [flow, page, book]
-   * mode       = adapt && intended ∉ compatible ? compatible[0] : intended
+   * intended   = startMode == "last" ? lastMode : startMode (the default mode if neither is one)
+   * compatible = the modes that suit the chapter (ttb: a webtoon) and the screen (upright: a phone
+   *              held upright); today flow for a webtoon, page and flow on an upright phone, else all
+   * mode       = adapt && intended ∉ compatible ? (the default mode if compatible, else the first) : intended
    */
   function resolveMode(settings, direction) {
+    const names = Object.keys(modes);
+    const fallback = names.find((name) => modes[name].default);
     let intended = settings.startMode === "last" ? settings.lastMode : settings.startMode;
-    if (["flow", "page", "book"].indexOf(intended) < 0) intended = "page";
+    if (names.indexOf(intended) < 0) intended = fallback;
     const portraitPhone = window.innerWidth < 600 && window.innerHeight > window.innerWidth;
-    const compatible = direction === "ttb" ? ["flow"] : portraitPhone ? ["page", "flow"] : ["flow", "page", "book"];
-    return settings.adapt && compatible.indexOf(intended) < 0 ? compatible[0] : intended;
+    const compatible = names.filter((name) => (direction !== "ttb" || modes[name].ttb)
+      && (!portraitPhone || modes[name].upright));
+    if (!settings.adapt || compatible.indexOf(intended) >= 0) return intended;
+    return compatible.indexOf(fallback) >= 0 ? fallback : compatible[0];
   }
 
   function shownPages(all, settings) {
@@ -55,7 +60,7 @@
   const R = {
     data, settings, root, scroller, canvas, list,
     dir: data.direction,
-    mode: resolveMode(settings, data.direction),
+    mode: resolveMode(settings, data.direction), m: null, // the name and its entry in MCR.modes
     zoom: 1, zoomKey: "page", strip: false,
     cur: 0, spreads: [], boxes: [], end: null, endCard: null,
     viewport: { w: 0, h: 0 }, canvasSize: { w: 0, h: 0 },
@@ -73,7 +78,8 @@
 
   function applyMode(mode) {
     R.mode = mode;
-    R.strip = mode === "flow" && R.dir === "ttb";
+    R.m = modes[mode];
+    R.strip = R.m.scrolls && R.dir === "ttb";
     R.zoomKey = R.strip ? "strip" : mode;
     R.zoom = clampZoom(+settings.zoom[R.zoomKey] || 1);
     R.spreads = layout.pair(list, R.shift);
@@ -88,7 +94,7 @@
     loading.stopFlow();
     list.forEach((p) => (p.el = null));
     applyMode(mode);
-    R.cur = mode === "book" ? firstOfSpread(at) : at;
+    R.cur = R.m.spreads ? firstOfSpread(at) : at;
     open();
   }
 
@@ -100,7 +106,7 @@
   /** Build the mode's elements and lay them out at R.cur. */
   function open() {
     layout.build(R);
-    if (R.mode === "flow") {
+    if (R.m.scrolls) {
       layout.render(R);
       const box = R.boxes[R.cur];
       R.scroller.scrollTop = box ? box.y : 0;
@@ -120,7 +126,7 @@
     const s = R.scroller;
     s.scrollTop = 0;
     s.scrollLeft = R.dir === "rtl" ? s.scrollWidth : 0; // a zoomed page starts at its reading corner
-    const lastSpread = R.mode === "book" && layout.spreadOf(R.spreads, R.cur) >= R.spreads.length - 1;
+    const lastSpread = R.m.spreads && layout.spreadOf(R.spreads, R.cur) >= R.spreads.length - 1;
     if (R.cur >= list.length - 1 || lastSpread) R.done = true; // the last page has been on screen
     keepAnchor();
     bars.update();
@@ -129,12 +135,12 @@
   }
 
   function turn(delta) {
-    if (R.mode === "flow") return flowStep(delta);
+    if (R.m.scrolls) return flowStep(delta);
     let pos;
     if (R.cur >= list.length) {
       if (delta > 0) return nextChapter();
-      pos = R.mode === "book" ? R.spreads[R.spreads.length - 1].pages[0] : list.length - 1;
-    } else if (R.mode === "book") {
+      pos = R.m.spreads ? R.spreads[R.spreads.length - 1].pages[0] : list.length - 1;
+    } else if (R.m.spreads) {
       const s = layout.spreadOf(R.spreads, R.cur) + delta;
       if (s < 0) return bars.show();
       pos = s >= R.spreads.length ? list.length : R.spreads[s].pages[0];
@@ -147,12 +153,12 @@
 
   function goTo(pos) {
     pos = Math.max(0, Math.min(pos, list.length));
-    if (R.mode === "flow") {
+    if (R.m.scrolls) {
       const box = R.boxes[Math.min(pos, list.length - 1)];
       R.scroller.scrollTop = box.y;
       return;
     }
-    if (R.mode === "book" && pos < list.length) pos = firstOfSpread(pos);
+    if (R.m.spreads && pos < list.length) pos = firstOfSpread(pos);
     performance.mark("mc-turn-start");
     R.cur = pos;
     bars.hide(true);
@@ -240,15 +246,14 @@
 
   /** The reading position to keep through a resize: the top of the screen in Flow, else its centre. */
   function keepAnchor() {
-    R.anchor = layout.anchor(R, R.viewport.w / 2, R.mode === "flow" ? 0 : R.viewport.h / 2);
+    R.anchor = layout.anchor(R, R.viewport.w / 2, R.m.scrolls ? 0 : R.viewport.h / 2);
   }
 
   function resized() {
     const s = R.scroller;
     if (s.clientWidth === R.viewport.w && s.clientHeight === R.viewport.h) return false;
     const a = R.anchor;
-    const flow = R.mode === "flow";
-    layout.render(R, a, s.clientWidth / 2, flow ? 0 : s.clientHeight / 2);
+    layout.render(R, a, s.clientWidth / 2, R.m.scrolls ? 0 : s.clientHeight / 2);
     keepAnchor();
     return true;
   }
@@ -256,11 +261,11 @@
   function sizeLearned() {
     const a = R.anchor;
     R.spreads = layout.pair(list, R.shift);
-    if (R.mode === "book" && R.cur < list.length) {
+    if (R.m.spreads && R.cur < list.length) {
       R.cur = firstOfSpread(R.cur);
       layout.build(R);
     }
-    layout.render(R, a, R.viewport.w / 2, R.mode === "flow" ? 0 : R.viewport.h / 2);
+    layout.render(R, a, R.viewport.w / 2, R.m.scrolls ? 0 : R.viewport.h / 2);
     keepAnchor();
     bars.update();
   }
@@ -275,7 +280,7 @@
       if (resized()) return; // the viewport changed under us: keep the position first
       keepAnchor();
       bars.scrolled(R.scroller.scrollTop);
-      if (R.mode === "flow") trackFlow();
+      if (R.m.scrolls) trackFlow();
     });
   }
 
@@ -297,7 +302,7 @@
   Object.assign(R, { turn, goTo, setMode, toggleShift, flowStep, zoomAt, zoomTo, sizeLearned, nextChapter });
 
   applyMode(R.mode);
-  if (R.mode === "book") R.cur = firstOfSpread(R.cur);
+  if (R.m.spreads) R.cur = firstOfSpread(R.cur);
   bars.build(R);
   if (MCR.overview) MCR.overview.init(R);
   MCR.input.init(R);
@@ -313,7 +318,7 @@
     get zoomKey() { return R.zoomKey; },
     get zoom() { return R.zoom; },
     get page() { return R.cur < list.length ? list[R.cur].i : -1; },
-    get atEnd() { return R.mode !== "flow" && R.cur >= list.length; },
+    get atEnd() { return !R.m.scrolls && R.cur >= list.length; },
     get shown() { return list.map((p) => p.i); },
     get boxes() { return R.boxes.map((b) => ({ i: list[b.li].i, x: b.x, y: b.y, w: b.w, h: b.h })); },
     get viewport() { return Object.assign({}, R.viewport); },

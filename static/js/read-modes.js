@@ -1,0 +1,30 @@
+/* The reader's modes (docs/reader.md, "Modes"): what differs between them, in one table. The rest
+ * of the reader asks the current mode's entry (R.m) and never compares mode names, so a new mode
+ * is one entry here plus its boxes function in read-layout.js.
+ *
+ *   name     the key: R.mode, the saved startMode/lastMode, data-mode on #reader and its button
+ *   label    the mode button's text; the buttons come in table order
+ *   scrolls  every page one under the other, read by scrolling instead of page turns; the end card
+ *            closes the flow instead of being a position of its own
+ *   spreads  shows the spreads of layout.pair() and turns a spread at a time; ⇄ Shift applies
+ *   ttb      suits a top-to-bottom chapter (a webtoon)
+ *   upright  suits a phone held upright: narrower than 600 px and taller than wide
+ *   default  opens when no valid mode is saved, and is the first choice when adapting
+ *   hint     the one-time "bring the menu back" hint it shares (localStorage mc.reader.hint.<hint>)
+ *   boxes    its layout, (R, vw, vh, zoom) → {boxes, cw, ch, end}, from read-layout.js
+ * The zoom is saved per mode name (a webtoon's Flow as "strip").
+ */
+(function () {
+  "use strict";
+  const MCR = (window.MCR = window.MCR || {});
+
+  // read-layout.js loads after this file, so each entry looks its boxes function up when asked.
+  MCR.modes = {
+    flow: { name: "flow", label: "Flow", scrolls: true, spreads: false, ttb: true, upright: true, hint: "flow",
+      get boxes() { return MCR.layout.flowBoxes; } },
+    page: { name: "page", label: "Page", scrolls: false, spreads: false, ttb: false, upright: true, hint: "paged",
+      default: true, get boxes() { return MCR.layout.pageBoxes; } },
+    book: { name: "book", label: "Book", scrolls: false, spreads: true, ttb: false, upright: false, hint: "paged",
+      get boxes() { return MCR.layout.bookBoxes; } },
+  };
+})();
