@@ -24,6 +24,7 @@ OWNERS = {
     "votes": "reader.votes",
     "known": "reader.announce",
     "apikeys": "accounts.apikeys",
+    "basic": "accounts.basic",
     "server": "reader.serverprefs",
     "restrictions": "reader.access",
     "dismissed": "reader.dismissals",

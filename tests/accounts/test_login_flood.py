@@ -1,5 +1,6 @@
 """A flood of sign-ins with invented names, against a real server: signed-in requests keep their
-latency, and the flood is refused at once instead of queueing for the password hash."""
+latency, and the flood is refused at once past a short line of two checks instead of queueing for
+the password hash."""
 import random
 import statistics
 import threading
