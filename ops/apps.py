@@ -1,4 +1,8 @@
+import logging
+
 from django.apps import AppConfig
+
+log = logging.getLogger(__name__)
 
 
 class OpsConfig(AppConfig):
@@ -23,8 +27,11 @@ class OpsConfig(AppConfig):
         """In the reader: backup.json, and the backup schedule when BACKUP is set."""
         from django.conf import settings
 
-        from .backups import run, state
+        from .backups import restore, run, state
 
+        # The reader holds DATA's lock here, so no restore is under way: what one left is debris.
+        for folder in restore.clean_leftovers(settings.DATA):
+            log.warning("removed %s, left beside DATA by a restore that was stopped before it finished", folder)
         state.STATE.open(settings.DATA)
         if settings.BACKUP is not None:
             self.scheduler = run.Scheduler().start()

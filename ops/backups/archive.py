@@ -196,13 +196,25 @@ def _read(tar, on_file):
     return manifest
 
 
-def extract(path, target):
+def excluded(rel):
+    """Whether a path of DATA is one a backup never holds (EXCLUDED: generated secrets, locks, caches)."""
+    return bool(_EXCLUDED.fullmatch(rel))
+
+
+def extract(path, target, ignored=None):
     """Verify and extract into `target` (a new, empty folder); -> the manifest. Each file is made
-    with O_EXCL and O_NOFOLLOW under folders this function made, so nothing can land outside."""
+    with O_EXCL and O_NOFOLLOW under folders this function made, so nothing can land outside.
+    A file a backup never holds (`excluded`: the secret key, the local-admin token, ...) is
+    verified but not written, and its path appended to `ignored`: an archive made elsewhere must
+    not plant this server's secrets."""
     target = Path(target)
     target.mkdir(mode=0o700)
 
     def open_member(rel):
+        if excluded(rel):
+            if ignored is not None:
+                ignored.append(rel)
+            return _Discard()
         parent = target
         for part in PurePosixPath(rel).parts[:-1]:
             parent = parent / part
@@ -216,6 +228,14 @@ def extract(path, target):
     for folder, _, _ in os.walk(target):
         fsync_dir(folder)
     return manifest
+
+
+class _Discard:
+    def write(self, chunk):
+        pass
+
+    def close(self):
+        pass
 
 
 class _SyncedFile:

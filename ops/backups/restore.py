@@ -1,11 +1,13 @@
 """`manage.py restore ARCHIVE`: put an archive's DATA in place, with the services stopped.
 
-1. Refuse while a reader, a scraper or a `startall` holds its lock on DATA (taking the locks
-   also keeps them from starting until the restore is done).
+1. Refuse while a reader, a scraper or a `startall` holds its lock on DATA.
 2. Verify the archive and extract it into a new folder beside DATA (archive.extract: regular
-   files only, no absolute paths, `..` or links). Any failure removes that folder: DATA is untouched.
-3. Move the current DATA aside to `<DATA>.before-restore-<time>/` and the extracted folder into
-   its place. When DATA is a mount point (a container volume) it cannot be renamed: its contents
+   files only, no absolute paths, `..` or links; files a backup never holds, such as the secret
+   key or the local-admin token, are ignored and named). Any failure removes that folder: DATA is
+   untouched.
+3. Take the locks (so no service starts until the restore is done), remove what a killed restore
+   left beside DATA (`.<DATA>.restoring-<time>/`), saying so, then move the current DATA aside to
+   `<DATA>.before-restore-<time>/` and the extracted folder into its place. When DATA is a mount point (a container volume) it cannot be renamed: its contents
    are moved instead, into `before-restore-<time>/` beside DATA or, failing that, inside it.
 """
 import os
@@ -27,7 +29,7 @@ class RestoreError(Exception):
 
 
 def restore(archive_path, data_dir):
-    """-> {"manifest", "moved_aside", "restored"}; RestoreError with what to do."""
+    """-> {"manifest", "moved_aside", "restored", "ignored", "cleaned"}; RestoreError with what to do."""
     data_dir = Path(data_dir).resolve()
     archive_path = Path(archive_path)
     if not archive_path.is_file():
@@ -35,8 +37,9 @@ def restore(archive_path, data_dir):
     _refuse_if_running(data_dir)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     staging = data_dir.with_name(f".{data_dir.name}.restoring-{stamp}")
+    ignored = []
     try:
-        manifest = archive.extract(archive_path, staging)
+        manifest = archive.extract(archive_path, staging, ignored)
     except archive.ArchiveError as e:
         shutil.rmtree(staging, ignore_errors=True)
         raise RestoreError(f"{archive_path} was not restored: {e}. DATA ({data_dir}) is untouched.") from None
@@ -46,12 +49,31 @@ def restore(archive_path, data_dir):
     try:
         # Held from here to the end, so no service can start on a half-swapped DATA.
         _refuse_if_running(data_dir, take=True)
-        return {"manifest": manifest, **_swap(staging, data_dir, stamp)}
+        cleaned = clean_leftovers(data_dir, keep=staging)
+        return {"manifest": manifest, "ignored": ignored, "cleaned": cleaned, **_swap(staging, data_dir, stamp)}
     except RestoreError:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     finally:
         locks.release_all()
+
+
+def leftovers(data_dir):
+    """The folders a killed restore left beside DATA."""
+    data_dir = Path(data_dir).resolve()
+    return sorted(data_dir.parent.glob(f".{data_dir.name}.restoring-*"))
+
+
+def clean_leftovers(data_dir, keep=None):
+    """Remove what killed restores left beside DATA (but `keep`, a restore's own); -> the paths
+    removed. Called while holding DATA's locks: by a restore, and by the reader as it starts."""
+    removed = []
+    for folder in leftovers(data_dir):
+        if keep is not None and folder == Path(keep).resolve():
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(str(folder))
+    return removed
 
 
 def _refuse_if_running(data_dir, take=False):

@@ -215,3 +215,43 @@ def test_the_verify_command_passes_a_good_archive_and_names_the_problem_of_a_bad
     done = subprocess.run([sys.executable, "manage.py", "backup", "--verify", str(bad)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "NOT verified" in done.stderr and "truncated" in done.stderr
+
+
+def test_a_restore_ignores_secrets_an_archive_made_elsewhere_carries_and_names_them(tmp_path):
+    """A backup never holds the secret key or the local-admin token; an archive that does (made by
+    hand, or by another tool) must not plant them in this server's DATA."""
+    data = make_data(tmp_path / "data")
+    planted = dict(archive.collect(data, {}))
+    planted["secret_key"] = b"planted-secret-key-" + b"x" * 40
+    planted["local-admin.token"] = b"planted-token-" + b"y" * 40
+    path = tmp_path / "planted.tar.gz"
+    archive.write(path, sorted(planted.items()))
+    done = restore(path, data)
+    assert sorted(done["ignored"]) == ["local-admin.token", "secret_key"]
+    assert not (data / "secret_key").exists() and not (data / "local-admin.token").exists()
+    assert (data / "db.json").read_bytes() == planted["db.json"]
+
+
+def test_a_restore_removes_what_a_killed_restore_left_beside_data_and_says_so(tmp_path, good):
+    data = tmp_path / "data"  # made by `good`
+    left = tmp_path / ".data.restoring-20261201-030000"
+    (left / "scraper").mkdir(parents=True)
+    (left / "db.json").write_text("a half-extracted copy")
+    done = restore(good, data)
+    assert done["cleaned"] == [str(left)] and not left.exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".data.")) == []
+
+
+def test_the_reader_removes_what_a_killed_restore_left_when_it_starts(tmp_path, settings, data_dir, library_dir,
+                                                                      caplog):
+    from tests.support.app import AppServer
+
+    left = data_dir.with_name(f".{data_dir.name}.restoring-20261201-030000")
+    left.mkdir()
+    (left / "db.json").write_text("a half-extracted copy")
+    srv = AppServer(data_dir, library_dir).start()
+    try:
+        assert not left.exists()
+        assert any("left beside DATA by a restore" in r.getMessage() for r in caplog.records)
+    finally:
+        srv.stop()

@@ -19,6 +19,11 @@ class Command(BaseCommand):
             done = restore(options["archive"], settings.DATA)
         except RestoreError as e:
             raise CommandError(str(e)) from None
+        for folder in done["cleaned"]:
+            self.stdout.write(f"removed {folder}, left by a restore that was stopped before it finished")
+        if done["ignored"]:
+            self.stdout.write(f"ignored {', '.join(done['ignored'])} in the archive: a backup never holds "
+                              "this server's secrets, so they were not restored (new ones are made at start)")
         files = done["manifest"]["files"]
         self.stdout.write(f"verified {options['archive']}: {len(files)} files, made {done['manifest']['created']}")
         if done["moved_aside"]:
