@@ -85,14 +85,21 @@ class Command(BaseCommand):
         unknown = [m for m in manga if m not in offered]
         if unknown:
             raise CommandError(f"{name} shares no manga named {', '.join(repr(m) for m in unknown)}")
+        refused = []
         for title in manga or offered:
             status, data = _scraper("POST", "/jobs", {"kind": "add", "source": "peer", "series": f"{name}/{title}"})
             if status not in (200, 201):
-                raise CommandError(f"the scraper refused {title}: {data.get('error', status)}")
+                # One manga the scraper will not take must not keep the rest from being queued.
+                refused.append(title)
+                self.stderr.write(f"the scraper refused {title}: {data.get('error', status)}")
+                continue
             verb = "queued" if data.get("created") else "already queued"
             self.stdout.write(f"{verb}: {title} from {name} (job {data['job']['id']})")
         if not (manga or offered):
             self.stdout.write(f"{name} shares nothing with this server")
+        if refused:
+            raise CommandError(f"{len(refused)} of {len(manga or offered)} manga were not queued: "
+                               + ", ".join(refused))
 
 
 def _scraper(method, path, body):
