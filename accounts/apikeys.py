@@ -5,8 +5,11 @@ SHA-256 is stored, so a copy of db.json holds none. Creating and revoking are se
 (on disk before they return); a revoked key stops working at once, as every request looks it up.
 `used`/`device` (the last use, at most once a minute per key) are plain changes.
 """
+from __future__ import annotations
+
 import hashlib
 import secrets
+from typing import TYPE_CHECKING, Any
 
 from mangacircus import db
 from mangacircus.clock import now_ms
@@ -14,17 +17,20 @@ from mangacircus.errors import Invalid, NotFound
 
 from . import sessions, users
 
+if TYPE_CHECKING:
+    from .users import User
+
 PREFIX = "mc_"
 MAX_KEYS = 20
 MAX_LABEL = 60
 USED_EVERY_MS = 60_000
 
 
-def digest(key):
+def digest(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def forget_user(name):
+def forget_user(name: str) -> None:
     keys = db.section("apikeys")
     for d in [d for d, k in keys.items() if k.get("u") == name]:
         del keys[d]
@@ -32,12 +38,12 @@ def forget_user(name):
 
 
 
-def key_id(key_digest):
+def key_id(key_digest: str) -> str:
     """The short public id of a key (the start of its digest), used to revoke it."""
     return key_digest[:12]
 
 
-def create(name, label):
+def create(name: str, label: str | None) -> str:
     """A new key for the user: returns the key itself, which is never stored and never shown again."""
     label = (label or "").strip()
     if not label or len(label) > MAX_LABEL:
@@ -51,7 +57,7 @@ def create(name, label):
     return key
 
 
-def revoke(name, kid):
+def revoke(name: str, kid: str) -> None:
     """Remove the key and end every session an app opened with it, as one change on disk."""
     with db.security_change("apikeys", "sessions"):
         keys = db.section("apikeys")
@@ -63,7 +69,7 @@ def revoke(name, kid):
         sessions.end_key_sessions(name, kid)
 
 
-def list_keys(name):
+def list_keys(name: str) -> list[dict[str, Any]]:
     """The user's keys, newest first: {id, label, created, used, device}."""
     with db.lock():
         items = [{"id": key_id(d), "label": k.get("label"), "created": k.get("t"), "used": k.get("used"),
@@ -71,7 +77,7 @@ def list_keys(name):
     return sorted(items, key=lambda k: -(k["created"] or 0))
 
 
-def key_user(key, device=""):
+def key_user(key: str | None, device: str = "") -> User | None:
     """The user record of an API key, or None; notes when and from which device it was used."""
     if not key or not key.startswith(PREFIX) or len(key) > 128 or not db.is_open():
         return None

@@ -11,23 +11,29 @@ Only the SHA-256 of the random cookie token is stored, so a copy of db.json sign
 Starting and ending sessions are security changes (db.security_change()): on disk before they
 return, or undone and Unavailable.
 """
+from __future__ import annotations
+
 import hashlib
 import secrets
+from typing import TYPE_CHECKING
 
 from mangacircus import db
 from mangacircus.clock import now_ms
 
 from . import users
 
+if TYPE_CHECKING:
+    from .users import User
+
 SESSION_DAYS = 365
 WEB, APP = "web", "app"
 
 
-def digest(token):
+def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def end_all(name, keep=None):
+def end_all(name: str, keep: str | None = None) -> None:
     sessions = db.section("sessions")
     for d in [d for d, s in sessions.items() if s.get("u") == name and d != keep]:
         del sessions[d]
@@ -35,7 +41,7 @@ def end_all(name, keep=None):
 
 
 
-def create_session(name, key=None, scope=WEB):
+def create_session(name: str, key: str | None = None, scope: str = WEB) -> str:
     """A new session token of `scope` (WEB or APP). `key`: the id of the API key it was opened with
     (accounts/apikeys.py), so that revoking the key ends it too."""
     if scope not in (WEB, APP):
@@ -49,7 +55,7 @@ def create_session(name, key=None, scope=WEB):
     return token
 
 
-def end_key_sessions(name, key):
+def end_key_sessions(name: str, key: str) -> None:
     """End the sessions opened with the user's API key `key` (called when it is revoked)."""
     with db.security_change("sessions"):
         sessions = db.section("sessions")
@@ -57,7 +63,7 @@ def end_key_sessions(name, key):
             del sessions[d]
 
 
-def session_user(token, scope=WEB):
+def session_user(token: str | None, scope: str = WEB) -> User | None:
     """The user record of a session token of that scope, or None (also for a token of another scope)."""
     if not token or len(token) > 128 or not db.is_open():
         return None
@@ -68,18 +74,18 @@ def session_user(token, scope=WEB):
         return users.get_user(session.get("u"))
 
 
-def end_session(token):
+def end_session(token: str) -> None:
     with db.security_change("sessions"):
         db.section("sessions").pop(digest(token), None)
 
 
-def end_other_sessions(name, keep_token=None):
+def end_other_sessions(name: str, keep_token: str | None = None) -> None:
     """End every session of the user except the one of `keep_token` (a password change)."""
     with db.security_change("sessions"):
         end_all(name, digest(keep_token) if keep_token else None)
 
 
-def prune_sessions():
+def prune_sessions() -> int:
     """At start: drop sessions older than a year or of users that are gone."""
     cutoff = now_ms() - SESSION_DAYS * 86_400_000
     with db.lock():

@@ -3,16 +3,30 @@
 users[name] = {name, admin, created, hash, settings}. Role, password and account changes are
 security changes (db.security_change()): on disk before they return, or undone and Unavailable.
 """
+from __future__ import annotations
+
 import re
+from collections.abc import Callable
+from typing import Any, TypedDict, TypeVar, cast
 
 from mangacircus import db
 from mangacircus.clock import now_ms
 from mangacircus.errors import Conflict, Invalid
 
 NAME_RE = re.compile(r"^[^\W_][\w.-]{0,31}$")
+T = TypeVar("T")
 
 
-def validate(data):
+class User(TypedDict):
+    """users[name] in db.json. get_user() answers a copy, and so do the session and API-key lookups."""
+    name: str                   # as spelt when the account was made
+    admin: bool
+    created: int                # ms
+    hash: str                   # the password's hash (accounts/passwords.py)
+    settings: dict[str, Any]    # only what the user changed; the defaults are the reader's (reader/prefs.py)
+
+
+def validate(data: dict[str, Any]) -> None:
     for name, user in data.get("users", {}).items():
         if not isinstance(user, dict) or not isinstance(user.get("hash"), str):
             raise ValueError(f'user "{name}" has no password hash')
@@ -20,7 +34,7 @@ def validate(data):
 
 
 
-def _stored_name(users, name):
+def _stored_name(users: dict[str, User], name: str | None) -> str | None:
     """The name as stored for `name` typed in any case: the exact spelling first, else the one
     account whose name differs only by case. Files from before names were unique regardless of
     case may hold two such accounts; then only the exact spelling finds either (docs/accounts.md)."""
@@ -31,42 +45,43 @@ def _stored_name(users, name):
     return matches[0] if len(matches) == 1 else None
 
 
-def stored_name(name):
+def stored_name(name: str) -> str | None:
     """The spelling chosen at creation of the account `name` (any case), or None."""
     with db.lock():
         return _stored_name(db.section("users"), name)
 
 
-def get_user(name):
+def get_user(name: str) -> User | None:
     """The account named `name` in any case (its record keeps the spelling chosen at creation)."""
     with db.lock():
         users = db.section("users")
-        user = users.get(_stored_name(users, name))
-        return dict(user) if user else None
+        user = users.get(_stored_name(users, name))  # type: ignore[arg-type]  # None: no such account
+        return cast(User, dict(user)) if user else None
 
 
-def exists(name):
+def exists(name: str | None) -> bool:
     with db.lock():
         return _stored_name(db.section("users"), name) is not None
 
 
-def user_count():
+def user_count() -> int:
     with db.lock():
         return len(db.section("users"))
 
 
-_restricted_checks = []  # registered by the apps that restrict what a user sees (reader/access.py)
+# Registered by the apps that restrict what a user sees (reader/access.py).
+_restricted_checks: list[Callable[[str], bool]] = []
 
 
-def on_restricted_check(check):
+def on_restricted_check(check: Callable[[str], bool]) -> None:
     _restricted_checks.append(check)
 
 
-def is_restricted(name):
+def is_restricted(name: str) -> bool:
     return any(check(name) for check in _restricted_checks)
 
 
-def list_users():
+def list_users() -> list[dict[str, Any]]:
     with db.lock():
         return [
             {"name": u["name"], "admin": bool(u.get("admin")), "created": u.get("created")}
@@ -74,7 +89,7 @@ def list_users():
         ]
 
 
-def check_new_name(name):
+def check_new_name(name: object) -> None:
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise Invalid("name must be 1-32 letters, digits, '.', '-' or '_', starting with a letter or digit")
     with db.lock():
@@ -82,24 +97,24 @@ def check_new_name(name):
             raise Conflict(f"the name {name} is taken")
 
 
-def create_user(name, password_hash, admin=False):
+def create_user(name: str, password_hash: str, admin: bool = False) -> None:
     with db.security_change("users"):
         db.section("users")[name] = {
             "name": name, "admin": bool(admin), "created": now_ms(), "hash": password_hash, "settings": {},
         }
 
 
-def set_password_hash(name, password_hash):
+def set_password_hash(name: str, password_hash: str) -> None:
     with db.security_change("users"):
         db.section("users")[name]["hash"] = password_hash
 
 
-def set_admin(name, admin):
+def set_admin(name: str, admin: bool) -> None:
     with db.security_change("users"):
         db.section("users")[name]["admin"] = bool(admin)
 
 
-def delete_user(name):
+def delete_user(name: str) -> None:
     """Remove the account and, through the owners' hooks (db.on_user_deleted), all that is only
     theirs: one change, undone in every section when it cannot be written."""
     with db.security_change():
@@ -107,13 +122,13 @@ def delete_user(name):
         db.forget_user(name)
 
 
-def stored_settings(name):
+def stored_settings(name: str) -> dict[str, Any]:
     """A copy of the user's stored settings (only what they changed; defaults are the reader's)."""
     with db.lock():
         return dict(db.section("users")[name].get("settings") or {})
 
 
-def change_settings(name, change):
+def change_settings(name: str, change: Callable[[dict[str, Any]], T]) -> T:
     """Apply `change(settings_dict)` under the lock and return its result."""
     with db.lock():
         current = db.section("users")[name].setdefault("settings", {})

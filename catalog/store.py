@@ -7,13 +7,16 @@ A corrupt file, or one of a newer schema, stops the start naming the file; it is
 Only the modules of this package touch the document, through `edit()` (a change, carrying the
 revision the curator saw: a stale one is refused with Conflict) or `read()` (a look, under the lock).
 """
+from __future__ import annotations
+
 import threading
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 from mangacircus import events
 from mangacircus.clock import now_ms
 from mangacircus.errors import Conflict, Unavailable
-from mangacircus.store import Store
+from mangacircus.store import Document, Store
 
 SCHEMA = 1
 FILE = "catalog.json"
@@ -23,12 +26,12 @@ LISTS = ("relations", "groups", "proposals", "history")
 _local = threading.local()  # .depth of nested edits in this thread, .names they touched
 
 
-def empty():
+def empty() -> Document:
     return {"schema": SCHEMA, "rev": 0, "relations": [], "groups": [], "overrides": {}, "proposals": [],
             "history": []}
 
 
-def validate(data):
+def validate(data: Document) -> None:
     """ValueError for a document this version must not load (JsonFile names the file)."""
     schema = data.get("schema", SCHEMA)
     if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
@@ -52,12 +55,12 @@ def validate(data):
 STATE = Store(FILE, empty=empty, validate=validate)
 
 
-def read():
+def read() -> AbstractContextManager[Document]:
     """The live document, under its lock (do not change it)."""
     return STATE.read()
 
 
-def revision():
+def revision() -> int:
     with STATE.read() as data:
         return data["rev"]
 
@@ -65,14 +68,14 @@ def revision():
 class Change:
     """What an edit did, for the history: set `what` (words) and, for overrides, `names`."""
 
-    def __init__(self, data):
+    def __init__(self, data: Document) -> None:
         self.data = data
-        self.what = None
-        self.names = set()
+        self.what: str | None = None
+        self.names: set[str] = set()
 
 
 @contextmanager
-def edit(by, rev=None):
+def edit(by: str, rev: int | None = None) -> Iterator[Change]:
     """Change the document: `rev` (when given) must be the current revision, else Conflict.
     The body sets change.what; a body that raises leaves the document as it was before the
     outermost edit began (mangacircus/store.py)."""

@@ -19,8 +19,11 @@ stream decompressed as it goes (a deflated member), or, with SENDFILE_HEADER set
 response that hands a folder's file to the reverse proxy: only after the session check that the
 view did first.
 """
+from __future__ import annotations
+
 import functools
 import os
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import quote
 
 from django.conf import settings
@@ -29,11 +32,18 @@ from . import index, pagefile
 from .folders import inside
 from .names import ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS, extension, is_ignored
 
+if TYPE_CHECKING:
+    from django.http import HttpRequest, HttpResponseBase
+
+    from mangacircus.jsonfile import StrPath
+
+    from .pagefile import PageFile
+
 MAX_PATH = 4096
 
 
 @functools.lru_cache(maxsize=4)
-def _real_root(root):
+def _real_root(root: StrPath) -> str:
     """LIBRARY's real path, resolved once per process: LIBRARY is fixed at start, and resolving it
     again cost 36 µs of lstat calls on every /lib/ request, twice with the hand-off (docs/performance.md).
     Should LIBRARY be a link re-pointed while the reader runs, pages are still served only from
@@ -41,7 +51,7 @@ def _real_root(root):
     return os.path.realpath(root)
 
 
-def library_page(rel):
+def library_page(rel: str) -> str | None:
     """The real path of the page image named by `rel` (relative to LIBRARY), or None."""
     root = settings.LIBRARY
     if root is None or not rel or len(rel) > MAX_PATH or "\0" in rel or "\\" in rel:
@@ -58,7 +68,7 @@ def library_page(rel):
     return real
 
 
-def library_folder(rel):
+def library_folder(rel: str) -> str | None:
     """The real path of the folder named by `rel` (relative to LIBRARY), checked like a page's, or None."""
     root = settings.LIBRARY
     if root is None or not rel or len(rel) > MAX_PATH or "\0" in rel or "\\" in rel:
@@ -71,7 +81,7 @@ def library_folder(rel):
     return real if real != root_real and inside(real, root_real) and os.path.isdir(real) else None
 
 
-def _proxy_path(real):
+def _proxy_path(real: str) -> str | None:
     """The file's path for the proxy hand-off, or None when the header could not carry it."""
     root_real = _real_root(settings.LIBRARY)
     if settings.SENDFILE_HEADER == "x-accel-redirect":
@@ -82,7 +92,7 @@ def _proxy_path(real):
     return real.encode("utf-8", "surrogateescape").decode("latin-1")  # raw bytes, as the file system has them
 
 
-def _in_archive(rel):
+def _in_archive(rel: str) -> tuple[str, str] | Literal[False] | None:
     """(real path of the archive, member name) when the index holds `rel` as a page inside an
     archive; False when `rel` points into an indexed archive at something the index does not hold;
     None when it names no archive of the index (a file in a folder, then)."""
@@ -105,13 +115,13 @@ def _in_archive(rel):
     return None
 
 
-def _checked(rel):
-    return (settings.LIBRARY is not None and rel and len(rel) <= MAX_PATH and "\0" not in rel and "\\" not in rel
+def _checked(rel: str) -> bool:
+    return (settings.LIBRARY is not None and bool(rel) and len(rel) <= MAX_PATH and "\0" not in rel and "\\" not in rel
             and not any(not p or p in (".", "..") or is_ignored(p) for p in rel.split("/"))
             and extension(rel) in IMAGE_EXTENSIONS)
 
 
-def open_page(rel):
+def open_page(rel: str) -> PageFile | None:
     """The page image at `rel` (relative to LIBRARY, as in a /lib/ URL), opened and checked, or None.
 
     The one way to a page's bytes, whatever holds it: a file in a chapter folder (library_page's
@@ -129,7 +139,7 @@ def open_page(rel):
     return pagefile.open_file(real) if real else None
 
 
-def page_stamp(rel):
+def page_stamp(rel: str) -> str | None:
     """What identifies the bytes of the page at `rel` without opening it (thumbnail names):
     the holding file's inode, size and mtime, and the member's name in an archive; None when gone."""
     if not _checked(rel):
@@ -145,7 +155,7 @@ def page_stamp(rel):
     return st and f"{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}\0{member}"
 
 
-def page_response(request, rel):
+def page_response(request: HttpRequest, rel: str) -> HttpResponseBase | None:
     """The /lib/ answer for the page at `rel`, or None (404)."""
     page = open_page(rel)
     if page is None:
@@ -158,7 +168,7 @@ def page_response(request, rel):
     return page.response(request, hand_off=hand_off)
 
 
-def image_response(request, real):
+def image_response(request: HttpRequest, real: str) -> HttpResponseBase | None:
     """A file that is not in LIBRARY (a thumbnail in DATA) answered the same way, or None."""
     page = pagefile.open_file(real)
     return page.response(request) if page else None

@@ -3,7 +3,15 @@
 Readers call `current()` and keep the reference for the length of their request; they never see
 a half-built index and need no lock (replacing a module global is atomic).
 """
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
 from .names import natural_key
+
+if TYPE_CHECKING:
+    from .model import Manga, ScanWarning
 
 
 class Index:
@@ -18,24 +26,26 @@ class Index:
 
     __slots__ = ("manga", "hidden", "root_stamp", "warnings", "settling", "_sorted")
 
-    def __init__(self, manga=None, *, hidden=None, root_stamp=None, warnings=(), settling=None):
+    def __init__(self, manga: dict[str, Manga] | None = None, *, hidden: dict[str, Manga] | None = None,
+                 root_stamp: int | None = None, warnings: Iterable[ScanWarning] = (),
+                 settling: dict[str, tuple[Any, int, int]] | None = None) -> None:
         self.manga = manga or {}
         self.hidden = hidden or {}
         self.root_stamp = root_stamp
         self.warnings = tuple(warnings)
         self.settling = settling or {}
-        self._sorted = None
+        self._sorted: tuple[Manga, ...] | None = None
 
-    def get(self, name):
+    def get(self, name: object) -> Manga | None:
         return self.manga.get(name) if isinstance(name, str) else None
 
-    def sorted(self):
+    def sorted(self) -> list[Manga]:
         """Manga by sort title (natural, case-insensitive), then folder name."""
         if self._sorted is None:
             self._sorted = tuple(sorted(self.manga.values(), key=lambda m: (natural_key(m.sort_title), m.name)))
         return list(self._sorted)
 
-    def all_warnings(self):
+    def all_warnings(self) -> list[ScanWarning]:
         """(kind, path, message) of the top level, then of every manga folder."""
         found = list(self.warnings)
         for group in (self.manga, self.hidden):
@@ -43,7 +53,7 @@ class Index:
                 found.extend(m.warnings)
         return found
 
-    def counts(self):
+    def counts(self) -> dict[str, int]:
         books = chapters = versions = pages = 0
         for m in self.manga.values():
             b, c, v, p = m.counts()
@@ -51,18 +61,18 @@ class Index:
         return {"manga": len(self.manga), "books": books, "chapters": chapters, "versions": versions,
                 "pages": pages}
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.manga)
 
 
 _current = Index()
 
 
-def current():
+def current() -> Index:
     """The current Index (an empty one before the first scan). Never None."""
     return _current
 
 
-def replace(index):
+def replace(index: Index) -> None:
     global _current
     _current = index

@@ -9,42 +9,51 @@ parsed from the file name then, as they are part of it.
 Stamps: every folder object keeps `stamp`, its directory's inode and mtime in one integer, which
 the shallow check compares with a fresh stat() (see scan.py).
 """
+from __future__ import annotations
+
 import sys
 from array import array
+from collections.abc import Iterable, Iterator
 from itertools import zip_longest
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .names import key_order, parse_page
 
+if TYPE_CHECKING:
+    import os
+
 _JOIN = "\0"  # the one character no file name can hold
 _MTIME_MASK = (1 << 64) - 1
+
+Size = tuple[int | None, int | None]  # a page's (width, height), None when it could not be read
+ScanWarning = tuple[str, str, str]  # (kind, path relative to LIBRARY, message), as the scan reports it
 
 
 class Page(NamedTuple):
     file: str
     w: int | None
     h: int | None
-    tags: tuple
+    tags: tuple[str, ...]
     rotation: int  # 0, 90, 180 or 270, clockwise
 
 
-def stamp_of(st):
+def stamp_of(st: os.stat_result) -> int:
     """One integer for a directory's identity and mtime: (inode << 64) | mtime_ns."""
     return (st.st_ino << 64) | (st.st_mtime_ns & _MTIME_MASK)
 
 
-def stamp_ms(stamp):
+def stamp_ms(stamp: int) -> int:
     return (stamp & _MTIME_MASK) // 1_000_000
 
 
-def stamp_mtime_ns(stamp):
+def stamp_mtime_ns(stamp: int) -> int:
     return stamp & _MTIME_MASK
 
 
 UNSETTLED = -1  # the stamp watched for a folder still being written: no folder has it (scan.py)
 
 
-def pack_sizes(sizes):
+def pack_sizes(sizes: Iterable[Size]) -> array[int]:
     """[(w, h) or (None, None), …] → array of w0, h0, w1, h1 … (2 bytes each when they fit)."""
     flat = [v or 0 for pair in sizes for v in pair]
     return array("H" if max(flat, default=0) < 65536 else "I", flat)
@@ -61,8 +70,10 @@ class Version:
     __slots__ = ("name", "source", "title", "_meta", "priority", "direction", "_dir", "_files", "_sizes", "stamp",
                  "archive", "tags")
 
-    def __init__(self, name, *, dir, files, sizes, stamp, source=None, title=None, meta=None, priority=0,
-                 direction="rtl", archive=None, tags=None):
+    def __init__(self, name: str, *, dir: str | None, files: Iterable[str], sizes: array[int] | Iterable[Size],
+                 stamp: int, source: str | None = None, title: str | None = None, meta: dict[str, Any] | None = None,
+                 priority: int = 0, direction: str = "rtl", archive: str | None = None,
+                 tags: dict[str, tuple[str, ...]] | None = None) -> None:
         self.archive = archive
         self.tags = tags or None
         self.name = name
@@ -77,37 +88,38 @@ class Version:
         self.stamp = stamp
 
     @property
-    def meta(self):
+    def meta(self) -> dict[str, Any]:
         return self._meta if self._meta is not None else {}
 
     @property
-    def path(self):
+    def path(self) -> str:
         return f"{self._dir}/{self.name}" if self._dir else self.name
 
     @property
-    def page_count(self):
+    def page_count(self) -> int:
         return len(self._sizes) // 2
 
-    def files(self):
+    def files(self) -> list[str]:
         return self._files.split(_JOIN) if self._sizes else []
 
-    def sizes(self):
+    def sizes(self) -> list[Size]:
         """[(w, h), …] with None for a size that could not be read."""
         s = self._sizes
         return [(s[i] or None, s[i + 1] or None) for i in range(0, len(s), 2)]
 
-    def pages(self):
+    def pages(self) -> list[Page]:
         pages = [Page(f, w, h, *parse_page(f)) for f, (w, h) in zip(self.files(), self.sizes())]
         if self.tags:
             pages = [p._replace(tags=p.tags + self.tags[p.file]) if p.file in self.tags else p for p in pages]
         return pages
 
-    def archive_member(self, file):
+    def archive_member(self, file: str) -> str:
         """The member name of one of its pages inside its archive."""
+        assert self.archive is not None, "only a version inside an archive has members"
         inner = self.path[len(self.archive) + 1:]
         return f"{inner}/{file}" if inner else file
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Version {self.path!r} {self.page_count} pages>"
 
 
@@ -116,7 +128,7 @@ class Chapter:
 
     __slots__ = ("book", "key", "title", "versions")
 
-    def __init__(self, book, key, versions):
+    def __init__(self, book: str, key: str, versions: list[Version]) -> None:
         self.book = book
         self.key = key
         self.versions = versions
@@ -124,14 +136,14 @@ class Chapter:
         self.title = next((v.title for v in self.ranked() if v.title), None)
 
     @property
-    def id(self):
+    def id(self) -> str:
         return f"{self.book}/{self.key}"
 
-    def ranked(self):
+    def ranked(self) -> list[Version]:
         """Versions by chapter.json priority (higher first), then folder order; votes come on top elsewhere."""
         return sorted(self.versions, key=lambda v: -v.priority)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Chapter {self.id} {len(self.versions)} versions>"
 
 
@@ -140,7 +152,8 @@ class Book:
 
     __slots__ = ("key", "title", "folder", "extra", "chapters", "stamp")
 
-    def __init__(self, key, chapters, *, title=None, folder=None, stamp=None):
+    def __init__(self, key: str, chapters: Iterable[Chapter], *, title: str | None = None, folder: str | None = None,
+                 stamp: int | None = None) -> None:
         self.key = key
         self.title = title
         self.folder = folder
@@ -148,7 +161,7 @@ class Book:
         self.chapters = sorted(chapters, key=lambda c: key_order(c.key))
         self.stamp = stamp
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Book {self.key} {len(self.chapters)} chapters>"
 
 
@@ -158,8 +171,9 @@ class Manga:
     __slots__ = ("name", "title", "sort_title", "meta", "direction", "cover", "books", "added", "updated",
                  "stamp", "watch", "warnings", "_by_id", "_chapters", "_counts", "_archives")
 
-    def __init__(self, name, books, *, title, sort_title, meta, direction, cover, added, updated, stamp,
-                 watch=(), warnings=()):
+    def __init__(self, name: str, books: Iterable[Book], *, title: str, sort_title: str, meta: dict[str, Any],
+                 direction: str, cover: str | None, added: int, updated: int, stamp: int,
+                 watch: Iterable[tuple[str, int]] = (), warnings: Iterable[ScanWarning] = ()) -> None:
         self.name = name
         self.title = title
         self.sort_title = sort_title
@@ -172,20 +186,20 @@ class Manga:
         self.stamp = stamp
         self.watch = tuple(watch)  # (path, stamp) of folders skipped or empty, checked like the others
         self.warnings = tuple(warnings)  # (kind, path, message)
-        self._by_id = None
-        self._chapters = None
-        self._counts = None
-        self._archives = None
+        self._by_id: dict[str, Chapter] | None = None
+        self._chapters: tuple[Chapter, ...] | None = None
+        self._counts: tuple[int, int, int, int] | None = None
+        self._archives: dict[str, list[Version]] | None = None
 
     @property
-    def path(self):
+    def path(self) -> str:
         return self.name
 
-    def holds_archive(self, archive):
+    def holds_archive(self, archive: str) -> bool:
         """True when the archive at `archive` (relative to LIBRARY) holds pages of this manga."""
         return archive in self._archive_versions()
 
-    def holds_member(self, archive, member):
+    def holds_member(self, archive: str, member: str) -> bool:
         """True when `member` of that archive is one of the index's pages (what /lib/ may serve)."""
         for v in self._archive_versions().get(archive, ()):
             inner = v.path[len(archive) + 1:]
@@ -199,28 +213,28 @@ class Manga:
                 return True
         return False
 
-    def _archive_versions(self):
+    def _archive_versions(self) -> dict[str, list[Version]]:
         if self._archives is None:
-            found = {}
+            found: dict[str, list[Version]] = {}
             for v in self.versions():
                 if v.archive:
                     found.setdefault(v.archive, []).append(v)
             self._archives = found
         return self._archives
 
-    def chapters(self):
+    def chapters(self) -> list[Chapter]:
         """Every chapter in reading order: books in order (extras after the numbered ones)."""
         if self._chapters is None:
             self._chapters = tuple(c for b in self.books for c in b.chapters)
         return list(self._chapters)
 
-    def chapter(self, cid):
+    def chapter(self, cid: str) -> Chapter | None:
         """The chapter with id "<book>/<chapter>", or None."""
         if self._by_id is None:
             self._by_id = {c.id: c for b in self.books for c in b.chapters}
         return self._by_id.get(cid)
 
-    def counts(self):
+    def counts(self) -> tuple[int, int, int, int]:
         """(books, chapters, versions, pages), counted once: every scan report sums them over the index."""
         if self._counts is None:
             versions = self.versions()
@@ -228,17 +242,17 @@ class Manga:
                             sum(v.page_count for v in versions))
         return self._counts
 
-    def book(self, key):
+    def book(self, key: str) -> Book | None:
         return next((b for b in self.books if b.key == key), None)
 
-    def versions(self):
+    def versions(self) -> list[Version]:
         return [v for b in self.books for c in b.chapters for v in c.versions]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Manga {self.name!r} {len(self.books)} books>"
 
 
-def _content(m):
+def _content(m: Manga) -> Iterator[tuple[Any, ...]]:
     yield m.title, m.sort_title, m.meta, m.direction, m.cover
     for b in m.books:
         yield b.key, b.title, b.folder
@@ -249,12 +263,12 @@ def _content(m):
                        v.archive, v.tags)
 
 
-def same_content(a, b):
+def same_content(a: Manga, b: Manga) -> bool:
     """True when two builds of a manga show the same thing (stamps and times aside)."""
     return all(x == y for x, y in zip_longest(_content(a), _content(b)))
 
 
-def _stamps(m):
+def _stamps(m: Manga) -> Iterator[Any]:
     yield m.stamp, m.watch, m.warnings, m.added, m.updated
     for b in m.books:
         yield b.stamp
@@ -263,6 +277,6 @@ def _stamps(m):
                 yield v.stamp
 
 
-def same_build(a, b):
+def same_build(a: Manga, b: Manga) -> bool:
     """True when `a` can stand for `b`: the same content, stamps, times and warnings."""
     return same_content(a, b) and all(x == y for x, y in zip_longest(_stamps(a), _stamps(b)))

@@ -5,14 +5,18 @@ everyone else calls the owner's functions. tests/test_structure.py fails when a 
 section it does not own, or the document's data directly. Security-relevant changes are made
 inside `security_change()`: on disk before they answer, and undone when the write fails.
 """
+from __future__ import annotations
+
 import copy
 import itertools
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from . import events
 from .errors import Unavailable
-from .jsonfile import JsonFile
+from .jsonfile import Document, JsonFile, StrPath
 
 OWNERS = {
     "users": "accounts.users",
@@ -30,18 +34,18 @@ OWNERS = {
     "dismissed": "reader.dismissals",
 }
 
-_db = None  # the open JsonFile
-_validators = []
+_db: JsonFile | None = None  # the open JsonFile
+_validators: list[Callable[[Document], None]] = []
 _change = threading.local()  # .sections: those saved by this thread's security_change(), if inside one
 
 
-def add_validator(check):
+def add_validator(check: Callable[[Document], None]) -> None:
     """`check(data)` raises ValueError for a document that must not be loaded (registered by owners)."""
     if check not in _validators:
         _validators.append(check)
 
 
-def _validate(data):
+def _validate(data: Document) -> None:
     for key in OWNERS:
         if key in data and not isinstance(data[key], dict):
             raise ValueError(f'"{key}" must be an object')
@@ -49,12 +53,12 @@ def _validate(data):
         check(data)
 
 
-def check(path):
+def check(path: StrPath) -> None:
     """Load db.json once and close it: raises StateFileError on a corrupt file."""
     JsonFile(path, validate=_validate).close()
 
 
-def open_db(path):
+def open_db(path: StrPath) -> JsonFile:
     global _db
     _db = JsonFile(path, validate=_validate)
     with _db.lock:
@@ -63,37 +67,43 @@ def open_db(path):
     return _db
 
 
-def close_db():
+def close_db() -> None:
     global _db
     if _db is not None:
         _db.close()
         _db = None
 
 
-def is_open():
+def is_open() -> bool:
     return _db is not None
 
 
-def lock():
-    return _db.lock
+def _file() -> JsonFile:
+    """The open db.json (open_db() runs at the start, before anything reads or changes it)."""
+    assert _db is not None, "db.json is not open"
+    return _db
 
 
-def section(name):
+def lock() -> threading.RLock:
+    return _file().lock
+
+
+def section(name: str) -> dict[str, Any]:
     """The live dict of a section; hold lock() while using it."""
-    return _db.data[name]
+    return _file().data[name]
 
 
-def touch(owner=None):
+def touch(owner: str | None = None) -> None:
     """Record a change made under lock(). `owner`: a user whose own data alone changed, data no other
     user's pages show (their reading progress); None: a change anyone's pages may show."""
-    _db.touch()
+    _file().touch()
     if owner is None:
         _shared_changes[0] = next(_sequence)
     else:
         _own_changes[owner] = next(_sequence)
 
 
-def changes():
+def changes() -> int:
     """A count that moves with every change of db.json (see JsonFile.changes); 0 while it is closed."""
     db = _db
     return 0 if db is None else db.changes
@@ -103,34 +113,34 @@ def changes():
 # seen twice, not even for a user deleted and made again.
 _sequence = itertools.count(1)
 _shared_changes = [0]
-_own_changes = {}  # owner → the number of their last own change
+_own_changes: dict[str, int] = {}  # owner → the number of their last own change
 
 
-def shared_changes():
+def shared_changes() -> int:
     """Moves with every change made with touch() without an owner."""
     return _shared_changes[0]
 
 
-def own_changes(owner):
+def own_changes(owner: str) -> int:
     """Moves with every touch(owner)."""
     return _own_changes.get(owner, 0)
 
 
-def snapshot():
+def snapshot() -> bytes | None:
     """db.json for a backup, as of now or of its next flush (JsonFile.snapshot); None when closed."""
     db = _db
     return None if db is None else db.snapshot()
 
 
-def flush_now():
+def flush_now() -> None:
     """Write db.json before answering; Unavailable when the write fails (the change stays in memory
     and is written by the next successful flush)."""
-    if not _db.flush():
+    if not _file().flush():
         raise Unavailable("saving data is failing on the server; try again shortly", retry_after=5)
 
 
 @contextmanager
-def security_change(*sections):
+def security_change(*sections: str) -> Iterator[None]:
     """A change to accounts, roles, passwords or sessions, which must be true when answered:
     made under lock(), written to disk before anyone else sees it, and undone when the write fails
     (Unavailable), so a 503 means that nothing changed, here or on disk.
@@ -145,24 +155,25 @@ def security_change(*sections):
         assert set(names) <= outer, f"{names} are not all in the enclosing security_change {sorted(outer)}"
         yield
         return
-    with _db.exclusive():
-        saved = {name: copy.deepcopy(_db.data[name]) for name in names}
+    db = _file()
+    with db.exclusive():
+        saved = {name: copy.deepcopy(db.data[name]) for name in names}
         _change.sections = set(names)
         try:
             yield
             touch()
-            written = _db.flush(held=True)
+            written = db.flush(held=True)
         except BaseException:
-            _db.data.update(saved)
+            db.data.update(saved)
             raise
         finally:
             _change.sections = None
         if not written:
-            _db.data.update(saved)
+            db.data.update(saved)
             raise Unavailable("saving data is failing on the server, so nothing was changed; try again shortly",
                               retry_after=5)
 
 
-def forget_user(name):
+def forget_user(name: str) -> None:
     """Called by accounts.users.delete_user under lock()."""
     events.user_deleted.send(name)

@@ -16,14 +16,18 @@ passes its own to move time without sleeping.
 A missing file starts from the default; an unreadable or corrupt one, or one larger than
 MAX_BYTES, raises StateFileError, and the file is left byte-for-byte untouched.
 """
+from __future__ import annotations
+
 import errno
 import logging
 import os
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -31,7 +35,10 @@ from . import incidents
 
 log = logging.getLogger(__name__)
 
-_open_files = []
+Document = dict[str, Any]  # a state file's whole JSON object
+StrPath = str | os.PathLike[str]
+
+_open_files: list[JsonFile] = []
 
 # A state file is loaded whole into memory: far beyond any real one (db.json of a few hundred users
 # is a few MB), and small enough that refusing a bigger one costs no time and no memory.
@@ -43,14 +50,16 @@ class StateFileError(Exception):
 
 
 class JsonFile:
-    def __init__(self, path, *, default=dict, validate=None, delay=0.5, max_wait=0.5, clock=time.monotonic):
+    def __init__(self, path: StrPath, *, default: Callable[[], Document] = dict,
+                 validate: Callable[[Document], None] | None = None, delay: float = 0.5, max_wait: float = 0.5,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.path = Path(path)
         self.clock = clock
         self.delay = delay
         self.max_wait = max_wait
         self.lock = threading.RLock()
         self.failing = False
-        self.last_error = None
+        self.last_error: str | None = None
         self.flushes = 0
         self.changes = 0  # touch() calls: equal counts mean the document did not change in between
         self.serialised = 0  # payloads serialised for a write, numbered from 1
@@ -58,15 +67,15 @@ class JsonFile:
         self._on_disk = threading.Condition(self.lock)
         self._write_lock = threading.Lock()
         self._wake = threading.Condition(self.lock)
-        self._first_change = None
-        self._last_change = None
+        self._first_change: float | None = None  # clock() of the first and the last unflushed change
+        self._last_change: float | None = None
         self._closed = False
         self.data = self._load(default, validate)
         self._thread = threading.Thread(target=self._run, name=f"flush {self.path.name}", daemon=True)
         self._thread.start()
         _open_files.append(self)
 
-    def _load(self, default, validate):
+    def _load(self, default: Callable[[], Document], validate: Callable[[Document], None] | None) -> Document:
         tmp = self.path.with_name(self.path.name + ".tmp")
         if tmp.exists():
             # A leftover from a crash mid-write; the target itself is still the last good copy.
@@ -93,7 +102,7 @@ class JsonFile:
                 raise StateFileError(f"{self.path}: {e}. It was left untouched.") from e
         return data
 
-    def snapshot(self, wait=None):
+    def snapshot(self, wait: float | None = None) -> bytes:
         """The document's bytes for a backup: as they are now, or as the next flush writes them.
 
         Serialising a 10 MB document holds the GIL for ~30 ms, and the flush thread does it twice a
@@ -117,7 +126,7 @@ class JsonFile:
             with self.lock:
                 return orjson.dumps(self.data)
 
-    def touch(self):
+    def touch(self) -> None:
         """Record a change made under `lock`; the document is flushed within `max_wait`."""
         with self.lock:
             self.changes += 1
@@ -128,18 +137,18 @@ class JsonFile:
             self._wake.notify()
 
     @property
-    def dirty(self):
+    def dirty(self) -> bool:
         return self._first_change is not None
 
     @contextmanager
-    def exclusive(self):
+    def exclusive(self) -> Iterator[None]:
         """Hold the writer, then the document (flush()'s order): inside, `flush(held=True)` writes
         while every other user of the document still waits, so nobody sees a change before it is
         on disk. Never enter it while holding `lock` alone."""
         with self._write_lock, self.lock:
             yield
 
-    def flush(self, *, held=False):
+    def flush(self, *, held: bool = False) -> bool:
         """Write the document now if it changed. Returns False when the write failed.
         `held`: the caller is inside exclusive()."""
         if held:
@@ -147,7 +156,7 @@ class JsonFile:
         with self._write_lock:
             return self._flush()
 
-    def _flush(self):
+    def _flush(self) -> bool:
         with self.lock:
             if self._first_change is None:
                 return True
@@ -182,14 +191,15 @@ class JsonFile:
             self._on_disk.notify_all()
         return True
 
-    def due(self):
+    def due(self) -> float | None:
         """Seconds until the writer flushes the pending changes (0 or less: now); None when clean."""
         with self.lock:
             if self._first_change is None:
                 return None
+            assert self._last_change is not None  # the two are set and cleared together
             return min(self._last_change + self.delay, self._first_change + self.max_wait) - self.clock()
 
-    def _run(self):
+    def _run(self) -> None:
         while True:
             with self.lock:
                 while not self._closed and self._first_change is None:
@@ -197,13 +207,14 @@ class JsonFile:
                 if self._closed:
                     return
                 wait = self.due()
+                assert wait is not None  # there is an unflushed change: the loop above waited for one
                 if wait > 0:
                     self._wake.wait(wait)
                     continue
             if not self.flush():
                 time.sleep(self.delay)
 
-    def close(self):
+    def close(self) -> bool:
         """Flush and stop the background writer."""
         ok = self.flush()
         with self.lock:
@@ -215,11 +226,11 @@ class JsonFile:
         return ok
 
 
-def _service():
+def _service() -> str:
     return "scraper" if "runscraper" in sys.argv else "reader"
 
 
-def read_capped(path):
+def read_capped(path: StrPath) -> bytes:
     """The file's bytes; StateFileError, before reading any, when it is larger than MAX_BYTES."""
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
@@ -234,7 +245,8 @@ def read_capped(path):
     return raw
 
 
-def write_atomic(path, payload, *, mode=0o600, tmp=None, sync_dir=True):
+def write_atomic(path: StrPath, payload: bytes, *, mode: int = 0o600, tmp: StrPath | None = None,
+                 sync_dir: bool = True) -> None:
     """tmp + fsync + rename + fsync(dir): the file is either the old or the new content.
 
     tmp defaults to `<name>.tmp` beside the target; sync_dir=False leaves the directory fsync to a
@@ -263,7 +275,7 @@ def write_atomic(path, payload, *, mode=0o600, tmp=None, sync_dir=True):
         fsync_dir(path.parent)
 
 
-def fsync_dir(directory):
+def fsync_dir(directory: StrPath) -> None:
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(fd)
@@ -271,17 +283,17 @@ def fsync_dir(directory):
         os.close(fd)
 
 
-def any_failing():
+def any_failing() -> bool:
     return any(f.failing for f in list(_open_files))
 
 
-def flush_all():
+def flush_all() -> bool:
     ok = True
     for f in list(_open_files):
         ok = f.flush() and ok
     return ok
 
 
-def close_all():
+def close_all() -> None:
     for f in list(_open_files):
         f.close()

@@ -19,15 +19,12 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import orjson
 from django.conf import settings
 
 from .errors import Unavailable
-from .jsonfile import JsonFile
-
-Document = dict[str, Any]
+from .jsonfile import Document, JsonFile
 
 WRITE_FAILED = "saving data is failing on the server, so nothing was changed; try again shortly"
 

@@ -11,27 +11,36 @@ writes it: it needs a peer's URL and the secret this server presents to fetch pa
   characters, so a plain hash is enough; the secret itself is shown once, when it is made;
 - `share`: "none" (the default), "all", or a list of manga folder names.
 """
+from __future__ import annotations
+
 import hashlib
 import hmac
 import re
 import secrets
 import time
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import orjson
 
 from mangacircus.errors import Conflict, Invalid, NotFound
 from mangacircus.jsonfile import read_capped
-from mangacircus.store import Store
+from mangacircus.store import Document, Store
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FILE = "peers.json"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 _SECRET = re.compile(r"[\x21-\x7e]{24,200}")
 _WRITE_FAILED = "saving the peers failed on the server, so nothing was changed; try again shortly"
 
+Peer = dict[str, Any]  # peers.json's record of one peer: see the module's docstring
 
-def _validate(data):
+
+def _validate(data: Document) -> None:
     if not isinstance(data.get("peers", {}), dict):
         raise ValueError('"peers" must be an object')
 
@@ -39,7 +48,7 @@ def _validate(data):
 STATE = Store(FILE, empty=lambda: {"peers": {}}, validate=_validate)
 
 
-def read_from_disk(data_dir=None):
+def read_from_disk(data_dir: Path | None = None) -> dict[str, Peer]:
     """{name: peer} as DATA/peers.json holds it now, for another process (the scraper) that must not
     open it for writing; {} when there is no such file or it does not pass the store's own check."""
     try:
@@ -51,7 +60,7 @@ def read_from_disk(data_dir=None):
 
 
 @contextmanager
-def _read():
+def _read() -> Iterator[dict[str, Peer]]:
     """The peers dict, under the lock (the store opens on first use, as a command's offline run needs)."""
     STATE.open()
     with STATE.read() as data:
@@ -59,7 +68,7 @@ def _read():
 
 
 @contextmanager
-def _change():
+def _change() -> Iterator[dict[str, Peer]]:
     """A change to the peers, on disk before it answers (a revoked secret must stay revoked after
     a crash), and undone when it is refused or cannot be written. Yields the peers dict."""
     STATE.open()
@@ -67,21 +76,21 @@ def _change():
         yield data["peers"]
 
 
-def new_secret():
+def new_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
-def _hash(secret):
+def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def check_name(name):
+def check_name(name: object) -> str:
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise Invalid("a peer's name is 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit")
     return name
 
 
-def check_url(url):
+def check_url(url: object) -> str:
     if not isinstance(url, str) or len(url) > 500:
         raise Invalid("the peer's URL must be a string of at most 500 characters")
     url = url.strip().rstrip("/")
@@ -95,24 +104,24 @@ def check_url(url):
     return url
 
 
-def check_secret(secret, what):
+def check_secret(secret: object, what: str) -> str:
     if not isinstance(secret, str) or not _SECRET.fullmatch(secret.strip()):
         raise Invalid(f"the {what} secret must be 24 to 200 visible characters without spaces")
     return secret.strip()
 
 
-def view(name, peer):
+def view(name: str, peer: Peer) -> dict[str, Any]:
     """A peer as the admin sees it: never a secret."""
     return {"name": name, "url": peer["url"], "enabled": peer["enabled"], "share": peer["share"],
             "created": peer["created"], "presents": bool(peer.get("present"))}
 
 
-def list_peers():
+def list_peers() -> list[dict[str, Any]]:
     with _read() as all_peers:
         return [view(n, p) for n, p in sorted(all_peers.items())]
 
 
-def get(name):
+def get(name: str) -> Peer:
     with _read() as all_peers:
         peer = all_peers.get(name) if isinstance(name, str) else None
         if peer is None:
@@ -120,7 +129,7 @@ def get(name):
         return dict(peer)
 
 
-def add(name, url, present, accept=None):
+def add(name: str, url: str, present: str, accept: str | None = None) -> tuple[dict[str, Any], str]:
     """Add a peer; -> (its view, the accepted secret: shown this once)."""
     name, url = check_name(name), check_url(url)
     present = check_secret(present, "presented")
@@ -136,7 +145,8 @@ def add(name, url, present, accept=None):
     return view(name, peer), accept
 
 
-def edit(name, *, url=None, present=None, enabled=None, new_accept=False):
+def edit(name: str, *, url: str | None = None, present: str | None = None, enabled: bool | None = None,
+         new_accept: bool = False) -> tuple[dict[str, Any], str | None]:
     """Change a peer; -> (its view, the new accepted secret when one was made, else None)."""
     accept = None
     with _change() as all_peers:
@@ -157,7 +167,7 @@ def edit(name, *, url=None, present=None, enabled=None, new_accept=False):
     return view(name, peer), accept
 
 
-def share(name, policy, known=()):
+def share(name: str, policy: str | list[str], known: Collection[str] = ()) -> dict[str, Any]:
     """Set what `name` may see: "none", "all" or a list of manga names (each in `known`)."""
     if policy not in ("none", "all"):
         if not isinstance(policy, list) or not all(isinstance(m, str) and m for m in policy):
@@ -174,13 +184,13 @@ def share(name, policy, known=()):
     return view(name, peer)
 
 
-def remove(name):
+def remove(name: str) -> None:
     with _change() as all_peers:
         if all_peers.pop(name, None) is None:
             raise NotFound(f"no peer named {name!r}")
 
 
-def authenticate(secret):
+def authenticate(secret: object) -> str | None:
     """The name of the enabled peer whose accepted secret this is, else None (every hash compared)."""
     if not isinstance(secret, str) or not secret or len(secret) > 200:
         return None
@@ -193,7 +203,7 @@ def authenticate(secret):
     return found
 
 
-def shares(name, manga):
+def shares(name: str, manga: str) -> bool:
     """Whether peer `name` may see the manga folder `manga`."""
     policy = get(name)["share"]
     return policy == "all" or (isinstance(policy, list) and manga in policy)

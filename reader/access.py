@@ -11,28 +11,42 @@ lookup; a restricted user's rule is compiled once per stored rule and library in
 their tags hide, found once), after which a call is two set lookups. For a whole list,
 `visible(user)` returns the predicate once. Figures: `python -m bench.access_bench`.
 """
+from __future__ import annotations
+
 import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from accounts import users as accounts_users
 from library import index as library_index
 from mangacircus import db
 from mangacircus.errors import Invalid
 
+if TYPE_CHECKING:
+    from accounts.users import User
+    from library.index import Index
+    from library.model import Manga
+
+    UserRef = str | User  # a user's name, or the request's account dict
+
+# A compiled rule: (the names allowed, or None for all but the hidden ones; the names hidden by their tags).
+Rule = tuple[frozenset[str] | None, frozenset[str]]
+
 MAX_NAMES = 10_000
 MAX_TAGS = 200
 
-_compiled = {}  # user → (the stored rule, the Index, (names allowed or None, names hidden by their tags))
-_tags = {}  # manga name → (Manga object, frozenset of its casefolded tags)
+_compiled: dict[str, tuple[dict[str, Any], Index, Rule]] = {}  # user → (the stored rule, the Index, its Rule)
+_tags: dict[str, tuple[Manga, frozenset[str]]] = {}  # manga name → (Manga object, its casefolded tags)
 _tags_lock = threading.Lock()
 
 
-def forget_user(name):
+def forget_user(name: str) -> None:
     db.section("restrictions").pop(name, None)
 
 
 
 
-def validate(data):
+def validate(data: dict[str, Any]) -> None:
     for name, rule in data.get("restrictions", {}).items():
         if not isinstance(rule, dict):
             raise ValueError(f'the restrictions of "{name}" must be an object')
@@ -40,11 +54,11 @@ def validate(data):
 
 
 
-def _name(user):
+def _name(user: UserRef) -> str:
     return user.get("name") if isinstance(user, dict) else user
 
 
-def _rule(user):
+def _rule(user: UserRef) -> Rule | None:
     """(the names allowed, or None for all but the hidden ones; the names hidden by their tags)
     of the user, or None without restrictions."""
     name = _name(user)
@@ -64,7 +78,7 @@ def _rule(user):
     return rule
 
 
-def manga_tags(manga):
+def manga_tags(manga: Manga) -> frozenset[str]:
     """The manga's tags, casefolded, cached per Manga object (the index never changes one)."""
     hit = _tags.get(manga.name)
     if hit is not None and hit[0] is manga:
@@ -78,12 +92,12 @@ def manga_tags(manga):
     return tags
 
 
-def _allows(rule, name):
+def _allows(rule: Rule, name: str) -> bool:
     allowed, hidden = rule
     return name in allowed if allowed is not None else name not in hidden
 
 
-def on_scan(current, report):
+def on_scan(current: Index, report: dict[str, Any]) -> None:
     """Scan hook: forget the compiled rules (they hold the previous index) and removed manga's tags."""
     _compiled.clear()
     with _tags_lock:
@@ -91,25 +105,25 @@ def on_scan(current, report):
             del _tags[name]
 
 
-def can_see(user, manga_name) -> bool:
+def can_see(user: UserRef, manga_name: str) -> bool:
     """May `user` (a name, or the request's account dict) see the manga named `manga_name`?"""
     rule = _rule(user)
     return True if rule is None else _allows(rule, manga_name)
 
 
-def visible(user):
+def visible(user: UserRef) -> Callable[[str], bool]:
     """The predicate name → bool for one user, for filtering a whole list."""
     return predicate(rule(user))
 
 
-def rule(user):
+def rule(user: UserRef) -> Rule | None:
     """The user's compiled rule, or None without restrictions. It is the same object while neither
     the stored rule nor the library index changes (and a new one after either), so a cache of what
     the user sees can keep it and compare it by identity."""
     return _rule(user)
 
 
-def predicate(rule):
+def predicate(rule: Rule | None) -> Callable[[str], bool]:
     """The predicate name → bool of a rule from `rule(user)`."""
     if rule is None:
         return lambda name: True
@@ -117,7 +131,7 @@ def predicate(rule):
     return allowed.__contains__ if allowed is not None else (lambda name: name not in hidden)
 
 
-def restricted(user):
+def restricted(user: UserRef) -> bool:
     """Whether the user has any restriction at all."""
     return _rule(user) is not None
 
@@ -125,7 +139,7 @@ def restricted(user):
 accounts_users.on_restricted_check(restricted)  # the Users list's filter
 
 
-def restrictions(user):
+def restrictions(user: UserRef) -> dict[str, Any]:
     """{"only": [names] or None, "excludeTags": [tags]} as stored (copies)."""
     with db.lock():
         stored = db.section("restrictions").get(_name(user)) or {}
@@ -134,7 +148,7 @@ def restrictions(user):
                 "excludeTags": list(stored.get("excludeTags") or [])}
 
 
-def set_restrictions(user, only, exclude_tags):
+def set_restrictions(user: str, only: list[str] | None, exclude_tags: list[str]) -> dict[str, Any]:
     """Store a user's restrictions (None and [] lift them). On disk before it returns, as a
     security change. `only` names manga (the caller checks they exist); tags are any strings."""
     if only is not None and (not isinstance(only, list) or len(only) > MAX_NAMES

@@ -10,7 +10,11 @@ For each manga the scan added or changed:
 4. Users with a webhook get one delivery with the new chapters of the manga they follow
    (reader/webhooks.py sends it in the background).
 """
+from __future__ import annotations
+
 import threading
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from accounts import users
 from mangacircus import db
@@ -18,15 +22,19 @@ from mangacircus.errors import Conflict, Invalid
 
 from . import access, lookup, notes, prefs, social, webhooks
 
+if TYPE_CHECKING:
+    from library.index import Index
+    from library.model import Chapter, Manga
 
-def label(manga, chapter):
+
+def label(manga: Manga, chapter: Chapter) -> str:
     """'Moon Garden · Ch. 6: Frost', 'Moon Garden · Extra 1: Omake'."""
     return f"{manga.title} · {lookup.chapter_name(chapter)}"
 
 
-def _new_chapters(current, names):
+def _new_chapters(current: Index, names: Iterable[str]) -> dict[str, list[Chapter]]:
     """{manga name: [new chapters]}, recording every id in `known`."""
-    found = {}
+    found: dict[str, list[Chapter]] = {}
     with db.lock():
         known = db.section("known")
         for name in names:
@@ -48,14 +56,15 @@ def _new_chapters(current, names):
     return found
 
 
-def on_scan(current, report):
+def on_scan(current: Index, report: dict[str, Any]) -> None:
     changed = report["changed"]
     names = changed["added"] + changed["changed"]
     if not names or not db.is_open():
         return
-    hooks = {}  # user → [item]
+    hooks: dict[str, list[dict[str, str]]] = {}  # user → [item]
     for name, new in _new_chapters(current, names).items():
         manga = current.get(name)
+        assert manga is not None  # _new_chapters() answers only manga of this index
         items = [{"m": name, "c": c.id, "text": label(manga, c), "url": lookup.read_url(name, c)} for c in new]
         for user in filter(users.exists, social.followers(name)):
             if not access.can_see(user, name):
@@ -66,7 +75,7 @@ def on_scan(current, report):
         _deliver(user, items)
 
 
-def _deliver(user, items):
+def _deliver(user: str, items: list[dict[str, str]]) -> None:
     try:
         settings = prefs.get_settings(user)
     except KeyError:  # the account was deleted meanwhile
@@ -76,11 +85,11 @@ def _deliver(user, items):
                        [{"manga": i["m"], "chapter": i["c"], "text": i["text"], "url": i["url"]} for i in items])
 
 
-_testing = set()  # users whose test delivery is under way: one at a time each
+_testing: set[str] = set()  # users whose test delivery is under way: one at a time each
 _testing_lock = threading.Lock()
 
 
-def send_test(user):
+def send_test(user: str) -> tuple[bool, str]:
     """Deliver a sample to the user's webhook now (the test button in Settings → Notifications),
     within the webhook timeout; -> (delivered, what happened in words)."""
     settings = prefs.get_settings(user)

@@ -1,23 +1,25 @@
 """The `dismissed` section of db.json: dismissed[user][manga] = ms, what the user took out of their
 discovery feed (newest MAX kept). Undoing a dismissal removes the entry."""
+from __future__ import annotations
+
 from mangacircus import db
 from mangacircus.clock import now_ms
 
 MAX = 1000
 
 
-def forget_user(name):
+def forget_user(name: str) -> None:
     db.section("dismissed").pop(name, None)
 
 
 
 
-def dismissed(user):
+def dismissed(user: str) -> dict[str, int]:
     with db.lock():
         return dict(db.section("dismissed").get(user, {}))
 
 
-def dismiss(user, manga, on=True):
+def dismiss(user: str, manga: str, on: bool = True) -> bool:
     """Dismiss (on) or bring back (not on) a manga; returns whether it is dismissed now."""
     with db.lock():
         everyone = db.section("dismissed")

@@ -1,7 +1,11 @@
 """The `notes` section of db.json: in-app notifications, notes[user] = [{id, t, m, c, text, read}, …],
 oldest first, each user keeping the newest MAX_NOTES. Each user only ever reaches their own, and
 only those about manga their restrictions let them see (reader/access.py)."""
+from __future__ import annotations
+
 import secrets
+from collections.abc import Iterable
+from typing import Any
 
 from mangacircus import db
 from mangacircus.clock import now_ms
@@ -12,13 +16,13 @@ MAX_NOTES = 200
 ALL = object()  # mark_read(user, ALL): every notification of the user
 
 
-def forget_user(name):
+def forget_user(name: str) -> None:
     db.section("notes").pop(name, None)
 
 
 
 
-def add(user, items):
+def add(user: str, items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Append notifications {m, c, text} for a user (unread, stamped now); returns the stored ones."""
     now = now_ms()
     with db.lock():
@@ -33,20 +37,20 @@ def add(user, items):
     return added
 
 
-def notifications(user):
+def notifications(user: str) -> list[dict[str, Any]]:
     """The user's notifications, newest first (copies)."""
     sees = access.visible(user)
     with db.lock():
         return [dict(note) for note in reversed(db.section("notes").get(user, [])) if sees(note.get("m"))]
 
 
-def unread_count(user):
+def unread_count(user: str) -> int:
     sees = access.visible(user)
     with db.lock():
         return sum(1 for note in db.section("notes").get(user, []) if not note.get("read") and sees(note.get("m")))
 
 
-def mark_read(user, which):
+def mark_read(user: str, which: object) -> int | None:
     """Mark one notification (by id) or ALL of them read. Returns how many changed, or None when
     no notification of this user has that id."""
     with db.lock():
@@ -61,7 +65,7 @@ def mark_read(user, which):
         return _mark(targets)
 
 
-def mark_chapter_read(user, manga, cid):
+def mark_chapter_read(user: str, manga: str, cid: str) -> bool:
     """Opening a chapter marks that chapter's notifications read; returns whether any changed."""
     with db.lock():
         targets = [note for note in db.section("notes").get(user, [])
@@ -69,7 +73,7 @@ def mark_chapter_read(user, manga, cid):
         return bool(_mark(targets))
 
 
-def _mark(targets):
+def _mark(targets: Iterable[dict[str, Any]]) -> int:
     changed = 0
     for note in targets:
         if not note.get("read"):

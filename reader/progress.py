@@ -2,54 +2,70 @@
 
 Callers validate ids against the index first, so db.json only ever holds real chapters.
 """
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from typing import Any, TypedDict, cast
+
 from mangacircus import db
 from mangacircus.clock import now_ms
 
 
-def _changed(user):
+class Progress(TypedDict):
+    """progress[user][manga][chapter id]: where the user is in one chapter (docs/api.md, POST /api/progress)."""
+    v: str              # the version (its folder name) read
+    p: int              # the page index, from 0 to n - 1
+    n: int              # that version's page count
+    t: int              # when it was saved, ms
+    done: bool          # finished; it stays so until the chapter is marked unread
+    shift: list[int]    # the page indices where Book mode starts a run with a lone page
+
+
+def _changed(user: str) -> None:
     """After every write of a user's progress: the change is the user's alone (db.touch's owner), so
     other users' cached library pages stay (shelf/pagecache.py), and shelf.py's read state is made
     again for this user only."""
     db.touch(user)
 
 
-def forget_user(name):
+def forget_user(name: str) -> None:
     db.section("progress").pop(name, None)
     _changed(name)
 
 
 
 
-def chapter_progress(user, manga, cid):
+def chapter_progress(user: str, manga: str, cid: str) -> Progress | None:
     with db.lock():
         entry = db.section("progress").get(user, {}).get(manga, {}).get(cid)
-        return dict(entry) if entry else None
+        return cast(Progress, dict(entry)) if entry else None
 
 
-def manga_progress(user, manga):
+def manga_progress(user: str, manga: str) -> dict[str, Progress]:
     """{chapter id: entry} for one manga (copies)."""
     with db.lock():
-        return {cid: dict(e) for cid, e in db.section("progress").get(user, {}).get(manga, {}).items()}
+        return {cid: cast(Progress, dict(e)) for cid, e in db.section("progress").get(user, {}).get(manga, {}).items()}
 
 
-def stamp(user):
+def stamp(user: str) -> tuple[int, dict[str, Any]]:
     """(the user's count of changes, the section's dict): equal stamps (the dict compared by identity)
     mean the user's progress did not change."""
     with db.lock():
         return db.own_changes(user), db.section("progress")
 
 
-def all_progress(user):
+def all_progress(user: str) -> dict[str, dict[str, Progress]]:
     """{manga: {chapter id: entry}} (copies), for the library page."""
     with db.lock():
-        return {m: {cid: dict(e) for cid, e in chapters.items()}
+        return {m: {cid: cast(Progress, dict(e)) for cid, e in chapters.items()}
                 for m, chapters in db.section("progress").get(user, {}).items()}
 
 
-def read_state(user, chapters_of):
+def read_state(user: str,
+               chapters_of: Callable[[str], Collection[str] | None]) -> dict[str, tuple[int, int]]:
     """{manga: (finished chapters, last read ms)} over the chapters `chapters_of(manga)` names (a set
     of ids, or None to leave the manga out), read in place: the library page needs no copies."""
-    state = {}
+    state: dict[str, tuple[int, int]] = {}
     with db.lock():
         for manga, entries in db.section("progress").get(user, {}).items():
             current = chapters_of(manga)
@@ -66,7 +82,7 @@ def read_state(user, chapters_of):
     return state
 
 
-def done_ids(user):
+def done_ids(user: str) -> dict[str, list[str]]:
     """{manga: [finished chapter ids]} of every manga the user has progress in (an empty list for one
     only started), without copying the entries."""
     with db.lock():
@@ -74,10 +90,10 @@ def done_ids(user):
                 for m, chapters in db.section("progress").get(user, {}).items() if chapters}
 
 
-def readers_per_manga(minimum):
+def readers_per_manga(minimum: int) -> dict[str, int]:
     """{manga: number of users with progress in it}, only where at least `minimum` users have: an
     aggregate that names no user (the discovery feed's "read by N people here")."""
-    counts = {}
+    counts: dict[str, int] = {}
     with db.lock():
         for chapters in db.section("progress").values():
             for manga in chapters:
@@ -85,20 +101,21 @@ def readers_per_manga(minimum):
     return {m: n for m, n in counts.items() if n >= minimum}
 
 
-def save(user, manga, cid, *, version, page, pages, done, shift):
+def save(user: str, manga: str, cid: str, *, version: str, page: int, pages: int, done: bool,
+         shift: Iterable[int]) -> Progress:
     """Record the position. `done` is sticky: once a chapter is finished it stays finished until
     marked unread."""
     with db.lock():
         chapters = db.section("progress").setdefault(user, {}).setdefault(manga, {})
         old = chapters.get(cid) or {}
-        entry = {"v": version, "p": page, "n": pages, "t": now_ms(),
+        entry: Progress = {"v": version, "p": page, "n": pages, "t": now_ms(),
                  "done": bool(old.get("done")) or bool(done), "shift": list(shift)}
         chapters[cid] = entry
         _changed(user)
-        return dict(entry)
+        return cast(Progress, dict(entry))
 
 
-def mark_done(user, manga, cid, version, pages):
+def mark_done(user: str, manga: str, cid: str, version: str, pages: int) -> None:
     with db.lock():
         chapters = db.section("progress").setdefault(user, {}).setdefault(manga, {})
         old = chapters.get(cid) or {}
@@ -107,7 +124,7 @@ def mark_done(user, manga, cid, version, pages):
         _changed(user)
 
 
-def mark_many(user, manga, chapters):
+def mark_many(user: str, manga: str, chapters: Iterable[tuple[str, str, int]]) -> None:
     """Mark chapters done at once: `chapters` is [(chapter id, version, pages)]; a chapter already
     started keeps its position, as with mark_done."""
     now = now_ms()
@@ -122,7 +139,7 @@ def mark_many(user, manga, chapters):
         _changed(user)
 
 
-def forget_many(user, manga, cids):
+def forget_many(user: str, manga: str, cids: Iterable[str]) -> None:
     """Mark chapters unread at once."""
     with db.lock():
         mangas = db.section("progress").get(user, {})
@@ -134,7 +151,7 @@ def forget_many(user, manga, cids):
             _changed(user)
 
 
-def forget(user, manga, cid):
+def forget(user: str, manga: str, cid: str) -> None:
     """Mark unread: drop the chapter's progress."""
     with db.lock():
         mangas = db.section("progress").get(user, {})
@@ -145,7 +162,7 @@ def forget(user, manga, cid):
             _changed(user)
 
 
-def map_page(page, from_pages, to_pages):
+def map_page(page: int, from_pages: int, to_pages: int) -> int:
     """The page of another version at the same relative position."""
     if from_pages <= 1 or to_pages <= 1:
         return 0

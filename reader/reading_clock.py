@@ -14,12 +14,19 @@ one browser share a device id and take the lease over from each other.
 Leases and the per-session sequence state live in memory only (one server process): a restart
 costs at most one pulse of time. Everything is guarded by db.lock().
 """
+from __future__ import annotations
+
 import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from mangacircus import db
 from mangacircus.clock import now_ms
 from mangacircus.errors import Conflict, Invalid
 from mangacircus.http import field, text_field
+
+if TYPE_CHECKING:
+    from library.model import Version
 
 SCHEMA = 1
 LEASE_MS = 15_000
@@ -31,32 +38,45 @@ NOT_REQUIRED = ("cover", "extra")  # pages a pass may skip (the reader can hide 
 MAX_RANGES = 1000
 DAYS_KEPT = 400
 
-_leases = {}    # user → {"device", "session", "until"}
-_sessions = {}  # (user, session) → {"seq", "at", "chapters": set of (manga, cid)}
-clock = time.monotonic  # seconds; a test replaces it to move time without sleeping
+_leases: dict[str, dict[str, Any]] = {}  # user → {"device", "session", "until"}
+# (user, session) → {"seq", "at", "chapters": set of (manga, cid)}
+_sessions: dict[tuple[str, str], dict[str, Any]] = {}
+clock: Callable[[], float] = time.monotonic  # seconds; a test replaces it to move time without sleeping
 
 
-def _now():
+class Pulse(TypedDict):
+    """A pulse from the reader, checked (check_pulse): what pulse() merges."""
+    session: str            # the reader session that sent it
+    device: str             # the browser; the session when the reader sent none
+    seq: int                # increases with each pulse of the session: a repeat is a duplicate
+    activeMs: int           # active reading time claimed since the previous pulse
+    loadingMs: int          # time spent waiting for pages
+    input: dict[str, int]   # ms per input kind (INPUTS); scaled down to the accepted active time
+    pages: list[list[int]]  # [first, last] ranges of the pages seen, merged
+    release: bool           # the reader is leaving: give the lease up
+
+
+def _now() -> int:
     return int(clock() * 1000)
 
 
 # ---- checking a pulse ---------------------------------------------------------------------------
 
-def _token(data, name):
+def _token(data: dict[str, Any], name: str) -> str:
     value = text_field(data, name, max_length=64)
     if len(value) < 8 or not all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in value):
         raise Invalid(f"{name} must be 8-64 letters, digits, '-' or '_'")
     return value
 
 
-def _ms(data, name):
+def _ms(data: dict[str, Any], name: str) -> int:
     value = field(data, name, int, required=False, default=0)
     if not 0 <= value <= 86_400_000:
         raise Invalid(f"{name} must be a number of milliseconds from 0 to 86400000")
     return value
 
 
-def check_pulse(data, page_count):
+def check_pulse(data: dict[str, Any], page_count: int) -> Pulse:
     """The validated fields of a pulse body (m, c, v are checked against the index by the caller)."""
     seq = field(data, "seq", int)
     if not 0 <= seq < 2**53:
@@ -89,9 +109,9 @@ def check_pulse(data, page_count):
 
 # ---- page ranges ------------------------------------------------------------------------------------
 
-def merge_ranges(ranges, more):
+def merge_ranges(ranges: Iterable[Sequence[int]], more: Iterable[Sequence[int]]) -> list[list[int]]:
     """The union of two lists of [a, b] ranges, sorted, with touching ranges joined."""
-    merged = []
+    merged: list[list[int]] = []
     for a, b in sorted([list(r) for r in ranges] + [list(r) for r in more]):
         if merged and a <= merged[-1][1] + 1:
             merged[-1][1] = max(merged[-1][1], b)
@@ -100,11 +120,11 @@ def merge_ranges(ranges, more):
     return merged
 
 
-def _covers(ranges, pages):
+def _covers(ranges: Iterable[Sequence[int]], pages: Iterable[int]) -> bool:
     return all(any(a <= i <= b for a, b in ranges) for i in pages)
 
 
-def required_pages(version):
+def required_pages(version: Version) -> list[int]:
     """The pages a complete pass has verified: all but covers and extras (all when that is none)."""
     pages = version.pages()
     wanted = [i for i, p in enumerate(pages) if not any(t in NOT_REQUIRED for t in p.tags)]
@@ -113,7 +133,7 @@ def required_pages(version):
 
 # ---- the pulse ------------------------------------------------------------------------------------------
 
-def pulse(user, manga, cid, version, p, now=None):
+def pulse(user: str, manga: str, cid: str, version: Version, p: Pulse, now: int | None = None) -> dict[str, Any]:
     """Merge one checked pulse (check_pulse) for `version` (an index Version); returns the answer
     for the reader: what was accepted, the lease and the chapter's summary."""
     now = _now() if now is None else now
@@ -146,17 +166,18 @@ def pulse(user, manga, cid, version, p, now=None):
                 "lease": _lease_answer(user, p), "clock": _summary(_entry(user, manga, cid))}
 
 
-def _lease_answer(user, p):
+def _lease_answer(user: str, p: Pulse) -> dict[str, Any]:
     lease = _leases.get(user)
     held = bool(lease and lease["session"] == p["session"])
     return {"held": held, "ms": LEASE_MS if held else 0}
 
 
-def _entry(user, manga, cid):
+def _entry(user: str, manga: str, cid: str) -> dict[str, Any] | None:
     return db.section("reading").get(user, {}).get(manga, {}).get(cid)
 
 
-def _record(user, manga, cid, version, p, active, loading, session):
+def _record(user: str, manga: str, cid: str, version: Version, p: Pulse, active: int, loading: int,
+            session: dict[str, Any]) -> None:
     chapters = db.section("reading").setdefault(user, {}).setdefault(manga, {})
     entry = chapters.setdefault(cid, {
         "schema": SCHEMA, "totalActiveMs": 0, "loadingMs": 0, "sessions": 0, "completedPasses": 0,
@@ -187,12 +208,12 @@ def _record(user, manga, cid, version, p, active, loading, session):
     db.touch()
 
 
-def day_key(ms):
+def day_key(ms: int) -> str:
     """The server's local calendar day of a wall-clock time: what the Reading Story counts by."""
     return time.strftime("%Y-%m-%d", time.localtime(ms / 1000))
 
 
-def _add_day(entry, active):
+def _add_day(entry: dict[str, Any], active: int) -> None:
     """Active time per day (the Reading Story's week, month and streaks); the newest DAYS_KEPT days."""
     days = entry.setdefault("days", {})
     key = day_key(now_ms())
@@ -202,14 +223,14 @@ def _add_day(entry, active):
             del days[old]
 
 
-def _prune(now):
+def _prune(now: int) -> None:
     if len(_sessions) < 256:
         return
     for key in [k for k, s in _sessions.items() if now - s["at"] > SESSION_IDLE_MS]:
         del _sessions[key]
 
 
-def reset_memory():
+def reset_memory() -> None:
     """Forget leases and session state (what a restart does)."""
     with db.lock():
         _leases.clear()
@@ -218,17 +239,17 @@ def reset_memory():
 
 # ---- summaries, export, delete ------------------------------------------------------------------
 
-def predominant(input_ms):
+def predominant(input_ms: dict[str, int] | None) -> str | None:
     best = max(INPUTS, key=lambda kind: (input_ms or {}).get(kind, 0))
     return best if (input_ms or {}).get(best, 0) > 0 else None
 
 
-def _summary(entry, seen=True):
+def _summary(entry: dict[str, Any] | None, seen: bool = True) -> dict[str, Any]:
     """The derived summary of one chapter; `seen` adds the current pass's verified ranges (the
     reader needs them to count pages; the export leaves them out)."""
     entry = entry or {}
     current = entry.get("currentPass")
-    pass_ = None
+    pass_: dict[str, Any] | None = None
     if current:
         ranges = current.get("seenRanges", [])
         pass_ = {"version": current.get("version"), "activeMs": current.get("activeMs", 0),
@@ -242,13 +263,13 @@ def _summary(entry, seen=True):
     }
 
 
-def chapter_summary(user, manga, cid):
+def chapter_summary(user: str, manga: str, cid: str) -> dict[str, Any]:
     """The reader's summary of one chapter (zeros when nothing is recorded)."""
     with db.lock():
         return _summary(_entry(user, manga, cid))
 
 
-def manga_totals(user):
+def manga_totals(user: str) -> list[tuple[str, int, int]]:
     """[(manga, total active ms, chapters)] of the user's history, by manga name."""
     with db.lock():
         history = db.section("reading").get(user, {})
@@ -256,7 +277,7 @@ def manga_totals(user):
                       for m, chapters in history.items())
 
 
-def history(user):
+def history(user: str) -> dict[str, dict[str, dict[str, Any]]]:
     """{manga: {chapter id: {"totalActiveMs", "days": {day: ms}}}} of the user (copies), for the Reading Story."""
     with db.lock():
         return {m: {cid: {"totalActiveMs": e.get("totalActiveMs", 0), "days": dict(e.get("days") or {})}
@@ -264,13 +285,13 @@ def history(user):
                 for m, chapters in db.section("reading").get(user, {}).items()}
 
 
-def chapter_times(user, manga):
+def chapter_times(user: str, manga: str) -> dict[str, int]:
     """{chapter id: total active ms} of one manga."""
     with db.lock():
         return {cid: e.get("totalActiveMs", 0) for cid, e in db.section("reading").get(user, {}).get(manga, {}).items()}
 
 
-def export(user):
+def export(user: str) -> dict[str, Any]:
     """The user's derived reading-time summary: no input breakdown, no page ranges."""
     with db.lock():
         history = db.section("reading").get(user, {})
@@ -279,12 +300,12 @@ def export(user):
     return {"schema": SCHEMA, "user": user, "exportedAt": now_ms(), "manga": manga}
 
 
-def has_history(user, manga):
+def has_history(user: str, manga: str) -> bool:
     with db.lock():
         return manga in db.section("reading").get(user, {})
 
 
-def delete_manga(user, manga):
+def delete_manga(user: str, manga: str) -> int:
     """Forget one manga's reading history (progress stays). Returns the number of chapters dropped."""
     with db.lock():
         history = db.section("reading").get(user, {})
@@ -299,7 +320,7 @@ def delete_manga(user, manga):
     return len(dropped)
 
 
-def delete_all(user):
+def delete_all(user: str) -> int:
     """Forget every manga's reading history of the user (progress stays). Returns chapters dropped."""
     with db.lock():
         history = db.section("reading").pop(user, None) or {}
@@ -310,7 +331,7 @@ def delete_all(user):
     return sum(len(chapters) for chapters in history.values())
 
 
-def _forget_sessions(user, drop):
+def _forget_sessions(user: str, drop: Callable[[tuple[str, str]], bool]) -> None:
     """Deleted chapters count their sessions afresh if the same reader session goes on."""
     for (owner, _), session in _sessions.items():
         if owner == user:

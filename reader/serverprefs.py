@@ -2,22 +2,26 @@
 
 server = {"downloads": bool}. Absent keys take their defaults.
 """
+from __future__ import annotations
+
+from typing import Any
+
 from mangacircus import db
 
-DEFAULTS = {"downloads": True}
+DEFAULTS: dict[str, Any] = {"downloads": True}
 
 
-def get(key):
+def get(key: str) -> Any:
     with db.lock():
         value = db.section("server").get(key)
     return DEFAULTS[key] if value is None else value
 
 
-def downloads_allowed():
+def downloads_allowed() -> bool:
     return bool(get("downloads"))
 
 
-def set_downloads(on):
+def set_downloads(on: bool) -> None:
     with db.lock():
         db.section("server")["downloads"] = bool(on)
         db.touch()

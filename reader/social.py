@@ -3,16 +3,18 @@
 Callers check that a manga exists in the index before following it, so db.json holds real names.
 Notifications are reader/notes.py's.
 """
+from __future__ import annotations
+
 from mangacircus import db
 
 
-def forget_user(name):
+def forget_user(name: str) -> None:
     db.section("follows").pop(name, None)
 
 
 
 
-def follow(user, manga, on):
+def follow(user: str, manga: str, on: bool) -> bool:
     """Start (on=True) or stop following a manga; returns the new state."""
     with db.lock():
         everyone = db.section("follows")
@@ -27,18 +29,18 @@ def follow(user, manga, on):
     return bool(on)
 
 
-def follows(user):
+def follows(user: str) -> set[str]:
     """The names of the manga the user follows."""
     with db.lock():
         return {name for name, on in db.section("follows").get(user, {}).items() if on}
 
 
-def is_following(user, manga):
+def is_following(user: str, manga: str) -> bool:
     with db.lock():
         return bool(db.section("follows").get(user, {}).get(manga))
 
 
-def followers(manga):
+def followers(manga: str) -> list[str]:
     """The users who follow a manga."""
     with db.lock():
         return [user for user, mine in db.section("follows").items()

@@ -2,10 +2,17 @@
 
 votes[manga][chapter id][version][user] = 1 | -1. Everybody sees totals and their own vote.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from mangacircus import db
 
+if TYPE_CHECKING:
+    from library.model import Chapter
 
-def forget_user(name):
+
+def forget_user(name: str) -> None:
     for chapters in db.section("votes").values():
         for versions in chapters.values():
             for voters in versions.values():
@@ -14,7 +21,7 @@ def forget_user(name):
 
 
 
-def vote(user, manga, cid, version, value):
+def vote(user: str, manga: str, cid: str, version: str, value: int) -> None:
     """value 1 or -1 records a vote, 0 withdraws it."""
     with db.lock():
         voters = (db.section("votes").setdefault(manga, {}).setdefault(cid, {}).setdefault(version, {}))
@@ -25,13 +32,13 @@ def vote(user, manga, cid, version, value):
         db.touch()
 
 
-def chapter_votes(manga, cid):
+def chapter_votes(manga: str, cid: str) -> dict[str, dict[str, int]]:
     """{version: {user: value}} (copies)."""
     with db.lock():
         return {v: dict(users) for v, users in db.section("votes").get(manga, {}).get(cid, {}).items()}
 
 
-def ranked_versions(manga, chapter, user):
+def ranked_versions(manga: str, chapter: Chapter, user: str) -> list[dict[str, Any]]:
     """The chapter's versions, best first.
 
     1. the sum of all users' votes, highest first;
@@ -40,7 +47,7 @@ def ranked_versions(manga, chapter, user):
     Each item: name, source, title, pages, score, mine (the user's own vote), priority.
     """
     votes = chapter_votes(manga, chapter.id)
-    items = []
+    items: list[dict[str, Any]] = []
     for order, version in enumerate(chapter.versions):
         voters = votes.get(version.name, {})
         items.append({

@@ -16,12 +16,21 @@ to queued). The worker takes the first queued job in list order whose notBefore 
 `warnings` are what a job skipped without failing (a chapter it could not import), for the admin's
 history; at most WARNINGS_KEEP, each once.
 """
+from __future__ import annotations
+
 import hashlib
 import re
 import secrets
 import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
-from mangacircus.jsonfile import JsonFile
+from mangacircus.jsonfile import Document, JsonFile
+
+if TYPE_CHECKING:
+    import datetime
+    import threading
+    from pathlib import Path
 
 SCHEMA = 3
 KINDS = ("add", "update", "chapters", "discover")
@@ -33,20 +42,59 @@ WARNINGS_KEEP = 50
 _AT = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 
-def now_ms():
+class Checkpoint(TypedDict):
+    """Where a running job is: the chapter being fetched, the pages staged so far, and where."""
+    chapter: str
+    page: int
+    staging: str  # the staging folder, relative to the library (".staging/<name>")
+
+
+class Job(TypedDict):
+    """One of queue.json's "jobs", as the functions below hand it out (read it, never change it)."""
+    id: str                     # "j" and 12 hex digits
+    kind: str                   # one of KINDS
+    source: str                 # the source's key ("all" for discover)
+    series: str | None          # the series id at the source; None for discover
+    scope: dict[str, Any]       # a chapters job: {"chapters": [ids], "info": {id: ChapterInfo as a dict}};
+                                # another: {"lang", "auto"}, those given when it was queued
+    state: str                  # queued | running | done | failed | cancelled
+    attempts: int               # failed attempts since it was queued (or retried)
+    stalls: int
+    created: int                # ms
+    updated: int                # ms
+    notBefore: int | None       # ms: a queued job waits until then (a back-off)
+    checkpoint: Checkpoint | None
+    done: list[str]             # the chapter ids it finished
+    error: str | None           # the last failure's message
+    warnings: list[str]         # what it skipped without failing (at most WARNINGS_KEEP)
+
+
+class Series(TypedDict):
+    """One of queue.json's "series": a subscription to a series at a source."""
+    key: str                    # series_key(source, id)
+    source: str
+    id: str                     # the series id at the source
+    manga: str                  # the manga folder its chapters go into
+    lang: str | None
+    auto: bool                  # nightly updates on
+    lastCheck: int | None       # ms
+    info: dict[str, Any]        # the SeriesInfo as a dict (compacted)
+
+
+def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def default_settings():
+def default_settings() -> dict[str, Any]:
     return {"paused": False, "pace": {}, "updates": {"enabled": True, "at": "03:30", "lastRun": None}}
 
 
-def new_queue():
+def new_queue() -> Document:
     return {"schema": SCHEMA, "revision": 0, "published": [], "settings": default_settings(),
             "series": [], "jobs": []}
 
 
-def check_schema(data):
+def check_schema(data: Document) -> None:
     """JsonFile validator: refuse a newer schema rather than guess at it."""
     schema = data.get("schema", 1)
     if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
@@ -61,7 +109,7 @@ def check_schema(data):
             raise ValueError(f"{key!r} must be a list")
 
 
-def open_queue(path):
+def open_queue(path: Path) -> JsonFile:
     """Load (or create) the queue, convert an older schema, and put interrupted jobs back."""
     path.parent.mkdir(parents=True, exist_ok=True)
     q = JsonFile(path, default=new_queue, validate=check_schema)
@@ -77,7 +125,7 @@ def open_queue(path):
 # Older schemas. Schema 1 kept the jobs under "queue" with a "status"; schema 2 had no series
 # list, no update schedule and no stall count.
 
-def _from_1(data):
+def _from_1(data: Document) -> None:
     states = {"pending": "queued", "active": "queued", "complete": "done", "error": "failed"}
     jobs = data.pop("queue", data.get("jobs", []))
     for job in jobs:
@@ -86,7 +134,7 @@ def _from_1(data):
     data["schema"] = 2
 
 
-def _from_2(data):
+def _from_2(data: Document) -> None:
     data.setdefault("series", [])
     settings = data.setdefault("settings", {})
     for key, value in default_settings().items():
@@ -94,10 +142,10 @@ def _from_2(data):
     data["schema"] = 3
 
 
-CONVERSIONS = {1: _from_1, 2: _from_2}
+CONVERSIONS: dict[int, Callable[[Document], None]] = {1: _from_1, 2: _from_2}
 
 
-def upgrade(data):
+def upgrade(data: Document) -> None:
     """Convert in place, one schema at a time, then fill what schema 3 expects."""
     data.setdefault("schema", 1)
     while data["schema"] < SCHEMA:
@@ -116,48 +164,51 @@ def upgrade(data):
         entry.setdefault("key", series_key(entry["source"], entry["id"]))
 
 
-def save(q):
+def save(q: JsonFile) -> bool:
     """Make the last change durable now."""
     q.touch()
     return q.flush()
 
 
-def close(q):
+def close(q: JsonFile) -> None:
     q.close()
 
 
-def locked(q):
+def locked(q: JsonFile) -> threading.RLock:
     """Hold the queue still across several calls of this module and the caller's own state changes
     (the lock is re-entrant): `with queue.locked(q): ...`."""
     return q.lock
 
 
-def new_id():
+def new_id() -> str:
     return "j" + secrets.token_hex(6)
 
 
-def series_key(source, series_id):
+def series_key(source: str, series_id: str) -> str:
     return hashlib.sha1(f"{source}\0{series_id}".encode()).hexdigest()[:12]
 
 
 # Jobs
 
-def find(q, job_id):
+def find(q: JsonFile, job_id: str) -> Job | None:
     return next((j for j in q.data["jobs"] if j["id"] == job_id), None)
 
 
-def list_jobs(q, state=None):
+def list_jobs(q: JsonFile, state: str | None = None) -> list[Job]:
     """Copies of the jobs in queue order, or of those in one state."""
     with q.lock:
-        return [dict(j) for j in q.data["jobs"] if state in (None, j["state"])]
+        return [cast(Job, dict(j)) for j in q.data["jobs"] if state in (None, j["state"])]
 
 
-def add_job(q, kind, source, series=None, chapters=None, info=None, lang=None, auto=None):
+def add_job(q: JsonFile, kind: str, source: str, series: str | None = None, chapters: list[str] | None = None,
+            info: dict[str, dict[str, Any]] | None = None, lang: str | None = None,
+            auto: bool | None = None) -> tuple[Job, bool]:
     """Queue a job, or return the queued/running one it duplicates (chapters are merged into it).
 
     -> (job, created)
     """
     assert kind in KINDS
+    job: Job
     with q.lock:
         for job in q.data["jobs"]:
             if (job["kind"], job["source"], job["series"]) == (kind, source, series) and job["state"] in ACTIVE:
@@ -181,7 +232,7 @@ def add_job(q, kind, source, series=None, chapters=None, info=None, lang=None, a
         return job, True
 
 
-def _merge_chapters(job, chapters, info):
+def _merge_chapters(job: Job, chapters: list[str], info: dict[str, dict[str, Any]]) -> None:
     scope = job["scope"]
     for chapter in chapters:
         if chapter not in scope["chapters"]:
@@ -190,7 +241,7 @@ def _merge_chapters(job, chapters, info):
             scope["info"][chapter] = info[chapter]
 
 
-def next_job(q, now=None):
+def next_job(q: JsonFile, now: int | None = None) -> Job | None:
     """The first queued job that may run now, or None (also None while paused)."""
     now = now or now_ms()
     with q.lock:
@@ -202,22 +253,22 @@ def next_job(q, now=None):
     return None
 
 
-def next_wake(q):
+def next_wake(q: JsonFile) -> int | None:
     """ms time of the earliest parked job, for the status screen."""
     with q.lock:
         times = [j["notBefore"] for j in q.data["jobs"] if j["state"] == "queued" and j["notBefore"]]
     return min(times) if times else None
 
 
-def set_state(q, job, state, **changes):
+def set_state(q: JsonFile, job: Job, state: str, **changes: Any) -> None:
     with q.lock:
         job["state"] = state
-        job.update(changes)
+        job.update(changes)  # type: ignore[typeddict-item]  # `changes` name fields of Job
         job["updated"] = now_ms()
         save(q)
 
 
-def start(q, job):
+def start(q: JsonFile, job: Job) -> bool:
     """Mark a queued job running; False when it is not queued any more (an admin cancelled it)."""
     with q.lock:
         if job["state"] != "queued":
@@ -226,7 +277,7 @@ def start(q, job):
         return True
 
 
-def finish(q, job, state, **changes):
+def finish(q: JsonFile, job: Job, state: str, **changes: Any) -> bool:
     """Set the outcome of a run; False, and nothing changed, when an admin cancelled it meanwhile."""
     with q.lock:
         if job["state"] == "cancelled":
@@ -235,14 +286,14 @@ def finish(q, job, state, **changes):
         return True
 
 
-def count_stall(q, job):
+def count_stall(q: JsonFile, job: Job) -> int:
     """-> the job's stall count, one more than before (saved with the outcome that follows)."""
     with q.lock:
         job["stalls"] += 1
         return job["stalls"]
 
 
-def failed_attempt(q, job, message, retry, delays):
+def failed_attempt(q: JsonFile, job: Job, message: str, retry: bool, delays: Sequence[float]) -> bool:
     """After a failed attempt: back off and queue again, or fail with the error kept.
 
     False, and nothing changed, when an admin cancelled the job meanwhile.
@@ -259,7 +310,7 @@ def failed_attempt(q, job, message, retry, delays):
         return True
 
 
-def retry(q, job_id):
+def retry(q: JsonFile, job_id: str) -> Job:
     with q.lock:
         job = _get(q, job_id)
         if job["state"] == "running":
@@ -268,7 +319,7 @@ def retry(q, job_id):
         return job
 
 
-def cancel(q, job_id):
+def cancel(q: JsonFile, job_id: str) -> Job:
     """Cancel a job; a running one stops at its next page boundary (the worker checks)."""
     with q.lock:
         job = _get(q, job_id)
@@ -277,13 +328,14 @@ def cancel(q, job_id):
         return job
 
 
-def move(q, job_id, to):
+def move(q: JsonFile, job_id: str, to: int | str) -> Job:
     """Reorder: put the job at index `to` of the job list (clamped), or "top"/"up"/"down"."""
     with q.lock:
         jobs = q.data["jobs"]
         job = _get(q, job_id)
         index = jobs.index(job)
-        target = {"top": 0, "up": index - 1, "down": index + 1}.get(to, to)
+        steps: dict[int | str, int] = {"top": 0, "up": index - 1, "down": index + 1}
+        target = steps.get(to, to)
         if not isinstance(target, int) or isinstance(target, bool):
             raise ValueError("to must be a position, 'top', 'up' or 'down'")
         jobs.remove(job)
@@ -292,7 +344,7 @@ def move(q, job_id, to):
         return job
 
 
-def _get(q, job_id):
+def _get(q: JsonFile, job_id: str) -> Job:
     job = find(q, job_id)
     if job is None:
         raise LookupError(f"no job {job_id}")
@@ -302,23 +354,23 @@ def _get(q, job_id):
 # The chapters of a "chapters" job: scope["chapters"] in order, scope["info"] their descriptors.
 # API threads merge new chapters into a queued job, so these read under the lock.
 
-def pending_chapters(q, job):
+def pending_chapters(q: JsonFile, job: Job) -> list[str]:
     with q.lock:
         return [c for c in job["scope"]["chapters"] if c not in job["done"]]
 
 
-def chapter_info(q, job, chapter_id):
+def chapter_info(q: JsonFile, job: Job, chapter_id: str) -> dict[str, Any] | None:
     """The chapter's descriptor (a ChapterInfo as a dict), or None when it was queued by id only."""
     with q.lock:
         return job["scope"]["info"].get(chapter_id)
 
 
-def chapters_without_info(q, job):
+def chapters_without_info(q: JsonFile, job: Job) -> list[str]:
     with q.lock:
         return [c for c in job["scope"]["chapters"] if c not in job["scope"]["info"]]
 
 
-def fill_chapter_info(q, job, found, dropped):
+def fill_chapter_info(q: JsonFile, job: Job, found: dict[str, dict[str, Any]], dropped: Iterable[str]) -> None:
     """Store the descriptors found ({chapter id: dict}) and drop the chapters the source does not list."""
     with q.lock:
         job["scope"]["info"].update(found)
@@ -327,7 +379,7 @@ def fill_chapter_info(q, job, found, dropped):
         save(q)
 
 
-def add_warning(q, job, message):
+def add_warning(q: JsonFile, job: Job, message: str) -> None:
     """Keep a warning on the job (once; the first WARNINGS_KEEP) for the admin's history."""
     with q.lock:
         warnings = job.setdefault("warnings", [])
@@ -337,7 +389,7 @@ def add_warning(q, job, message):
             save(q)
 
 
-def checkpoint(q, job, chapter, page, staging, durable=True):
+def checkpoint(q: JsonFile, job: Job, chapter: str, page: int, staging: str, durable: bool = True) -> None:
     """Where the job is. A restart resumes from the pages staged on disk, not from this count, so a
     page's checkpoint (`durable=False`) is written with the next flush (within 0.5 s); the one
     saved before a publication must be on disk, since it names the chapter being renamed in."""
@@ -350,7 +402,7 @@ def checkpoint(q, job, chapter, page, staging, durable=True):
             q.touch()
 
 
-def chapter_done(q, job, chapter):
+def chapter_done(q: JsonFile, job: Job, chapter: str) -> None:
     with q.lock:
         if chapter not in job["done"]:
             job["done"].append(chapter)
@@ -359,7 +411,7 @@ def chapter_done(q, job, chapter):
         save(q)
 
 
-def record_publication(q, job, manga, chapter, folder):
+def record_publication(q: JsonFile, job: Job, manga: str, chapter: str, folder: str) -> int:
     """revision += 1, a `published` entry and the chapter marked done, in one durable save.
 
     -> the new revision.
@@ -373,18 +425,18 @@ def record_publication(q, job, manga, chapter, folder):
         return rev
 
 
-def revision(q):
+def revision(q: JsonFile) -> int:
     with q.lock:
         return q.data["revision"]
 
 
-def recent_publications(q, limit):
+def recent_publications(q: JsonFile, limit: int) -> list[dict[str, Any]]:
     """The last `limit` publications, newest first."""
     with q.lock:
         return [dict(p) for p in reversed(q.data["published"][-limit:])]
 
 
-def prune(q):
+def prune(q: JsonFile) -> None:
     """Keep the last FINISHED_KEEP finished jobs; active ones always stay."""
     with q.lock:
         jobs = q.data["jobs"]
@@ -396,37 +448,38 @@ def prune(q):
 
 # Series subscriptions
 
-def find_series(q, source, series_id):
+def find_series(q: JsonFile, source: str, series_id: str) -> Series | None:
     key = series_key(source, series_id)
     return next((s for s in q.data["series"] if s["key"] == key), None)
 
 
-def list_series(q):
+def list_series(q: JsonFile) -> list[Series]:
     with q.lock:
-        return [dict(s) for s in q.data["series"]]
+        return [cast(Series, dict(s)) for s in q.data["series"]]
 
 
-def auto_series(q):
+def auto_series(q: JsonFile) -> list[tuple[str, str]]:
     """(source, series id) of every subscription with auto-update on."""
     with q.lock:
         return [(s["source"], s["id"]) for s in q.data["series"] if s["auto"]]
 
 
-def upsert_series(q, source, series_id, manga, lang, info, auto=None):
+def upsert_series(q: JsonFile, source: str, series_id: str, manga: str, lang: str | None, info: dict[str, Any],
+                  auto: bool | None = None) -> Series:
     with q.lock:
         entry = find_series(q, source, series_id)
         if entry is None:
-            entry = {"key": series_key(source, series_id), "source": source, "id": series_id,
-                     "auto": True, "lastCheck": None}
+            entry = cast(Series, {"key": series_key(source, series_id), "source": source, "id": series_id,
+                                  "auto": True, "lastCheck": None})  # manga, lang and info follow
             q.data["series"].append(entry)
-        entry.update(manga=manga, lang=lang, info=info)
+        entry.update({"manga": manga, "lang": lang, "info": info})
         if auto is not None:
             entry["auto"] = auto
         save(q)
         return entry
 
 
-def update_series(q, key, auto=None, lang=None):
+def update_series(q: JsonFile, key: str, auto: bool | None = None, lang: str | None = None) -> Series:
     with q.lock:
         entry = next((s for s in q.data["series"] if s["key"] == key), None)
         if entry is None:
@@ -439,7 +492,7 @@ def update_series(q, key, auto=None, lang=None):
         return entry
 
 
-def remove_series(q, key):
+def remove_series(q: JsonFile, key: str) -> Series:
     """Forget a subscription and cancel its queued jobs; the library keeps its folders."""
     with q.lock:
         entry = next((s for s in q.data["series"] if s["key"] == key), None)
@@ -453,7 +506,7 @@ def remove_series(q, key):
         return entry
 
 
-def series_errors(q, entry):
+def series_errors(q: JsonFile, entry: Series) -> str | None:
     """The last error of the series' jobs (the Series tab shows it), or None."""
     with q.lock:
         jobs = [j for j in q.data["jobs"] if (j["source"], j["series"]) == (entry["source"], entry["id"])]
@@ -461,7 +514,7 @@ def series_errors(q, entry):
         return max(failing, key=lambda j: j["updated"])["error"] if failing else None
 
 
-def series_checked(q, entry):
+def series_checked(q: JsonFile, entry: Series) -> None:
     with q.lock:
         entry["lastCheck"] = now_ms()
         save(q)
@@ -469,24 +522,25 @@ def series_checked(q, entry):
 
 # Settings
 
-def current_settings(q):
+def current_settings(q: JsonFile) -> dict[str, Any]:
     with q.lock:
         current = q.data["settings"]
         return {**current, "pace": dict(current["pace"]), "updates": dict(current["updates"])}
 
 
-def is_paused(q):
+def is_paused(q: JsonFile) -> bool:
     with q.lock:
         return q.data["settings"]["paused"]
 
 
-def pace(q, source_key):
+def pace(q: JsonFile, source_key: str) -> float:
     """The admin's pace for a source in seconds, 0 when none was set."""
     with q.lock:
         return q.data["settings"]["pace"].get(source_key, 0)
 
 
-def update_settings(q, changes, source_floor):
+def update_settings(q: JsonFile, changes: dict[str, Any],
+                    source_floor: Callable[[str], float | None]) -> dict[str, Any]:
     """Apply admin changes; ValueError names the bad field. `source_floor(key)` -> min pace or None."""
     with q.lock:
         current = q.data["settings"]
@@ -512,7 +566,7 @@ def update_settings(q, changes, source_floor):
         return new
 
 
-def next_discover(q, local_now):
+def next_discover(q: JsonFile, local_now: datetime.datetime) -> int | None:
     """ms time of the next nightly run (now when it is due), None when nightly updates are off."""
     import datetime
 
@@ -527,13 +581,13 @@ def next_discover(q, local_now):
         return int(max(slot, local_now).timestamp() * 1000)
 
 
-def set_paused(q, paused):
+def set_paused(q: JsonFile, paused: bool) -> None:
     with q.lock:
         q.data["settings"]["paused"] = paused
         save(q)
 
 
-def discover_due(q, local_now):
+def discover_due(q: JsonFile, local_now: datetime.datetime) -> bool:
     """True once a day, after the configured time: the nightly discover run (recorded here).
 
     A new queue starts counting from now, so the first run is the next one at that time.

@@ -6,36 +6,40 @@
 
 Opened with the reader's runtime (or by a `backup` command while no reader runs): `STATE`, a Store.
 """
+from __future__ import annotations
+
 import datetime
 import re
+from typing import Any
 
 from mangacircus.errors import Invalid
-from mangacircus.store import Store
+from mangacircus.store import Document, Store
 
 FILE_NAME = "backup.json"
 HISTORY = 100
-DEFAULTS = {"schedule": {"every": "off", "at": "03:00", "hours": 24}, "retention": {"keep": 7, "weeks": 4}}
+DEFAULTS: dict[str, dict[str, Any]] = {"schedule": {"every": "off", "at": "03:00", "hours": 24},
+                                       "retention": {"keep": 7, "weeks": 4}}
 PAUSE_LEASE = 600  # seconds a run pauses the scraper at most, when nobody resumes it
 
 
 
-def _empty():
+def _empty() -> Document:
     return {**{key: dict(value) for key, value in DEFAULTS.items()}, "history": []}
 
 
 STATE = Store(FILE_NAME, empty=_empty)
 
 
-def current():
+def current() -> dict[str, Any]:
     with STATE.read() as data:
         return {"schedule": dict(data["schedule"]), "retention": dict(data["retention"]),
                 "history": [dict(h) for h in data["history"]]}
 
 
-def update_settings(body):
+def update_settings(body: dict[str, Any]) -> dict[str, Any]:
     """Validate and store {"schedule", "retention"} (either may be left out); -> current()."""
     schedule, retention = body.get("schedule"), body.get("retention")
-    new = {}
+    new: dict[str, Any] = {}
     if schedule is not None:
         if not isinstance(schedule, dict) or schedule.get("every") not in ("off", "day", "hours"):
             raise Invalid("schedule.every must be off, day or hours")
@@ -59,27 +63,27 @@ def update_settings(body):
     return current()
 
 
-def pause_lease():
+def pause_lease() -> int:
     """backup.json's `pauseLeaseSeconds` (edited by hand only), else PAUSE_LEASE."""
     with STATE.read() as data:
         value = data.get("pauseLeaseSeconds", PAUSE_LEASE)
     return value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 3600 else PAUSE_LEASE
 
 
-def add_run(run):
+def add_run(run: dict[str, Any]) -> None:
     # Kept in memory when the write fails (the disk may be what the run reports on), written later.
     with STATE.edit() as data:
         data["history"] = [run, *data["history"]][:HISTORY]
     STATE.file.flush()
 
 
-def verified_archives():
+def verified_archives() -> list[str]:
     """Names of the archives whose run ended verified, newest first."""
     with STATE.read() as data:
         return [h["archive"] for h in data["history"] if h.get("ok") and h.get("archive")]
 
 
-def due(now):
+def due(now: datetime.datetime) -> bool:
     """Whether a scheduled run is due at `now` (an aware datetime in TZ)."""
     with STATE.read() as data:
         schedule = dict(data["schedule"])

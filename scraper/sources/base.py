@@ -12,30 +12,42 @@ Response (`.status`, `.headers`, `.body`, `.json()`); non-2xx answers raise. The
 and reading of files under SCRAPER_IMPORT_ROOTS, with the same size limits. Page bytes are
 always fetched by the daemon through `transport.fetch_page(page)`, never by the source.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from .. import names
 from ..errors import InvalidInput
+
+if TYPE_CHECKING:
+    import ipaddress
+
+    from ..http import SourceHttp
+    from ..localfiles import LocalReader
+    from ..queue import Series
+
+    Transport = SourceHttp | LocalReader  # what the daemon hands a source, by its `transport`
 
 
 @dataclass(frozen=True)
 class SeriesInfo:
     id: str                          # stable id at the source (a UUID, a path); never a display name
     title: str
-    authors: tuple = ()
-    artists: tuple = ()
+    authors: tuple[str, ...] = ()
+    artists: tuple[str, ...] = ()
     description: str = ""
     cover_url: str | None = None
     direction: str | None = None     # rtl | ltr | ttb
     status: str | None = None        # ongoing | completed | hiatus | cancelled
     language: str | None = None
     url: str | None = None
-    alt_titles: tuple = ()
-    tags: tuple = ()
-    links: dict = field(default_factory=dict)   # {site name: url}
+    alt_titles: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    links: dict[str, str] = field(default_factory=dict)   # {site name: url}
     content_rating: str | None = None
     year: int | None = None
-    languages: tuple = ()                       # languages the chapters are available in
+    languages: tuple[str, ...] = ()             # languages the chapters are available in
 
 
 @dataclass(frozen=True)
@@ -54,7 +66,7 @@ class ChapterInfo:
 @dataclass(frozen=True)
 class PageInfo:
     url: str
-    headers: dict = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
     expected_type: str | None = None  # a hint only: the stored type comes from the bytes
     expires: int | None = None        # ms since the epoch: after this the daemon asks pages() again
     name: str | None = None           # the file name to keep (a peer's); else 001.jpg… from the bytes
@@ -65,70 +77,70 @@ class PageInfo:
 class Source:
     key = ""                 # module key, in queue.json and chapter.json
     name = ""                # display name, and the folder bracket when a chapter has no group
-    pace = 1.0               # minimum seconds between requests; the admin may raise it, not lower it
+    pace: float = 1.0        # minimum seconds between requests; the admin may raise it, not lower it
     transport = "http"       # "http" or "local"
-    private_hosts = ()       # "host:port" this source may reach although it is a private address
-    languages = ("en",)
+    private_hosts: tuple[str, ...] = ()  # "host:port" this source may reach although it is a private address
+    languages: tuple[str, ...] = ("en",)
 
-    def check_id(self, http, series_id):
+    def check_id(self, http: Transport, series_id: str) -> str:
         """The series id as given by an admin, checked (no request); raise InvalidInput if it cannot be one."""
         if not isinstance(series_id, str) or not series_id.strip() or len(series_id) > 1000:
             raise InvalidInput("series id must be a non-empty string")
         return series_id.strip()
 
-    def search(self, http, query):
+    def search(self, http: Transport, query: str) -> list[SeriesInfo]:
         """-> list[SeriesInfo]"""
         raise NotImplementedError
 
-    def series(self, http, series_id, lang=None):
+    def series(self, http: Transport, series_id: str, lang: str | None = None) -> SeriesInfo:
         """-> SeriesInfo; `lang` is the subscription's language, for the title when there is a choice."""
         raise NotImplementedError
 
-    def chapters(self, http, series_id, lang):
+    def chapters(self, http: Transport, series_id: str, lang: str) -> list[ChapterInfo]:
         """-> list[ChapterInfo], all chapters in that language"""
         raise NotImplementedError
 
-    def pages(self, http, chapter_id):
+    def pages(self, http: Transport, chapter_id: str) -> list[PageInfo]:
         """-> list[PageInfo], in reading order"""
         raise NotImplementedError
 
-    def allows(self, host, port, ip):
+    def allows(self, host: str, port: int, ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
         """Whether a request may go to `host` although its address `ip` is not a public one."""
         return f"{host}:{port}" in self.private_hosts or host in self.private_hosts
 
-    def folder_title(self, info):
+    def folder_title(self, info: SeriesInfo) -> str:
         """The text the manga folder's name is made from."""
         return info.title
 
-    def folder(self, chapter):
+    def folder(self, chapter: ChapterInfo) -> str:
         """The chapter's folder name, before any collision suffix."""
         return names.chapter_folder(chapter.number, chapter.title, chapter.group or self.name)
 
-    def book(self, chapter):
+    def book(self, chapter: ChapterInfo) -> str | None:
         """The book folder the chapter goes in (`Vol. 2`), or None for the manga folder itself."""
         return names.book_folder(chapter.volume)
 
-    def chapter_meta(self, chapter, meta):
+    def chapter_meta(self, chapter: ChapterInfo, meta: dict[str, Any]) -> dict[str, Any]:
         """The chapter.json to publish, from the one the daemon made."""
         return meta
 
-    def manga_meta(self, entry, meta):
+    def manga_meta(self, entry: Series, meta: dict[str, Any]) -> dict[str, Any]:
         """The manga.json of a new manga, from the one the daemon made."""
         return meta
 
-    def bucket(self, url):
+    def bucket(self, url: str) -> tuple[str, float] | None:
         """-> (name, seconds) for an endpoint with its own, slower limit than `pace`, or None."""
         return None
 
-    def thumbnail(self, cover_url):
+    def thumbnail(self, cover_url: str) -> str | None:
         """-> the URL of a small version of one of this source's covers (for search results), or
         None when `cover_url` is not one of its covers: the daemon fetches nothing else for it."""
         return None
 
-    def page_fetched(self, http, page, attempts, ok):
+    def page_fetched(self, http: Transport, page: PageInfo, attempts: list[dict[str, Any]], ok: bool) -> None:
         """After the daemon fetched a page: `attempts` as recorded by the client (url, status, bytes,
         ms, cached), `ok` whether the page was stored. For sources that ask for reports."""
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"key": self.key, "name": self.name, "pace": self.pace, "transport": self.transport,
                 "languages": list(self.languages)}
