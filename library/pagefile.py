@@ -6,19 +6,24 @@
 Archive members: the central directory of each archive is parsed once and kept (ARCHIVES_KEPT,
 keyed by real path, inode, size and mtime, so an archive that changes is parsed again); a stored
 member is then answered as a slice of the archive file (gunicorn sends it with sendfile from its
-offset), a deflated one is decompressed as it is sent, never beyond the size it declares.
+offset); a deflated one is decompressed whole (at most zipread.MAX_PAGE_BYTES) and sent only when its
+size and CRC-32 match what the archive declares, so a member longer or shorter than declared is
+refused (500, with a warning in the log) instead of passing for the whole page.
 """
 import io
+import logging
 import os
 import stat
 import threading
 from collections import OrderedDict
 
-from django.http import FileResponse, HttpResponse, HttpResponseNotModified, StreamingHttpResponse
+from django.http import FileResponse, HttpResponse, HttpResponseNotModified
 
 from . import zipread
 from .imagesize import CONTENT_TYPES, detect
 from .names import is_page
+
+log = logging.getLogger(__name__)
 
 CACHE_CONTROL = "private, max-age=86400"
 CSP = "sandbox; default-src 'none'"
@@ -118,13 +123,21 @@ class PageFile:
         self.f.close()
 
     def chunks(self, size=zipread.CHUNK):
+        """The image's bytes in chunks. A deflated member is read whole first and checked (its
+        size and CRC-32): data longer or shorter than the archive declares must not pass for the
+        whole page, so ValueError then."""
         if self.member is None:
             self.f.seek(0)
             return iter(lambda: self.f.read(size), b"")
+        if self.member.method != 0:
+            return iter([self.checked_member()])
         return zipread.chunks(self.f, self.member, self.start, size)
 
+    def checked_member(self):
+        return zipread.member_bytes(self.f, self.member, os.fstat(self.f.fileno()).st_size)
+
     def read(self):
-        """The whole image (at most MAX_READ bytes)."""
+        """The whole image (at most MAX_READ bytes); ValueError for a corrupt member."""
         return b"".join(self.chunks())[:MAX_READ]
 
     def stream(self):
@@ -153,16 +166,15 @@ class PageFile:
         if self.member.method == 0:
             return FileResponse(_Slice(self.f, self.start, self.length), content_type=self.content_type,
                                 headers=headers)
-        response = StreamingHttpResponse(_closing(self.chunks(), self.f), content_type=self.content_type,
-                                         headers={**headers, "Content-Length": str(self.length)})
-        return response
-
-
-def _closing(chunks, f):
-    try:
-        yield from chunks
-    finally:
-        f.close()
+        try:
+            data = self.checked_member()  # deflated: at most MAX_PAGE_BYTES, checked before a byte is sent
+        except (OSError, ValueError) as e:
+            log.warning("not serving %s in %s: %s", self.member.name, self.real, e)
+            return HttpResponse(f"this page cannot be read from its archive: {e}", status=500,
+                                content_type="text/plain; charset=utf-8")
+        finally:
+            self.close()
+        return HttpResponse(data, content_type=self.content_type, headers={**headers, "Content-Length": str(len(data))})
 
 
 def _matches(request, etag):

@@ -259,3 +259,36 @@ def test_open_page_gives_the_bytes_of_any_page_whatever_holds_it(settings, tmp_p
     assert files.open_page("Star Ferry/Star Ferry c001 [Crew].cbz/004.png") is None  # Deleted in ComicInfo
     assert files.open_page("Star Ferry/Star Ferry c001 [Crew].cbz/ComicInfo.xml") is None
     assert files.page_stamp("Star Ferry/Star Ferry c001 [Crew].cbz/001.jpg").endswith("\x00" + "001.jpg")
+
+
+def test_a_deflated_member_longer_than_it_declares_is_refused_not_served_cut(tmp_path):
+    """The central directory and the local header of a deflated page say it is 100 bytes shorter
+    than the data: it used to be served cut at the declared size, as if whole."""
+    import struct
+    import zipfile
+
+    from tests.library.images import png_bytes
+
+    library = tmp_path / "library"
+    page = png_bytes((300, 400))
+    path = make_cbz(library / "Long Member" / "Long Member c001.cbz", {"001.png": page, "002.png": page},
+                    deflate=True)
+    raw = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as z:
+        info = z.getinfo("002.png")
+    lied = info.file_size - 100
+    struct.pack_into("<I", raw, info.header_offset + 22, lied)  # the local header's uncompressed size
+    central = raw.rindex(b"PK\x01\x02")  # the last entry of the central directory: 002.png
+    struct.pack_into("<I", raw, central + 24, lied)
+    path.write_bytes(bytes(raw))
+    srv = AppServer(tmp_path / "data", library).start()
+    try:
+        user = srv.client().signup("admin", "a long enough password")
+        wait_for_library(user, 1)
+        base = "/lib/" + quote("Long Member/Long Member c001.cbz")
+        status, _, body = user.get(base + "/001.png")
+        assert status == 200 and body == page
+        status, _, body = user.get(base + "/002.png")
+        assert status == 500 and b"cannot be read from its archive" in body
+    finally:
+        srv.stop()
