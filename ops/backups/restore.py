@@ -7,8 +7,9 @@
    untouched.
 3. Take the locks (so no service starts until the restore is done), remove what a killed restore
    left beside DATA (`.<DATA>.restoring-<time>/`), saying so, then move the current DATA aside to
-   `<DATA>.before-restore-<time>/` and the extracted folder into its place. When DATA is a mount point (a container volume) it cannot be renamed: its contents
-   are moved instead, into `before-restore-<time>/` beside DATA or, failing that, inside it.
+   `<DATA>.before-restore-<time>/` and the extracted folder into its place. When DATA is a mount
+   point (a container volume) it cannot be renamed: its contents are moved instead, into
+   `before-restore-<time>/` beside DATA or, failing that, inside it.
 """
 import os
 import shutil
