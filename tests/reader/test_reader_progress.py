@@ -14,13 +14,20 @@ def srv(demo_server):
 
 
 def test_it_saves_after_the_position_settles_and_reopens_there(srv, desktop, reader_on):
-    reader = reader_on(desktop, srv, startMode="page").open(MOON, 1, 2, MANGADEX)
+    reader = reader_on(desktop, srv, startMode="page")
+    reader.page.clock.install()
+    reader.open(MOON, 1, 2, MANGADEX)
     reader.saved(MOON, "1/2", lambda e: e["p"] == 0)  # opening a chapter records it
+    posted = []
+    reader.page.on("request", lambda r: posted.append(r) if r.url.endswith("/api/progress") else None)
+    reader.page.clock.pause_at(reader.page.evaluate("Date.now()") + 50)  # from here time moves only when told
     for _ in range(3):
         reader.page.keyboard.press("ArrowLeft")
-    time.sleep(0.25)
-    assert reader.progress(MOON, "1/2")["p"] == 0  # not yet: 700 ms after the last turn
+    reader.page.clock.run_for(600)
+    assert reader.state("mcReader.page") == 3 and posted == []  # not yet: 700 ms after the last turn
+    reader.page.clock.run_for(200)
     entry = reader.saved(MOON, "1/2", lambda e: e["p"] == 3)
+    assert len(posted) == 1
     assert entry == {**entry, "v": MANGADEX, "n": 10, "done": False, "shift": []}
     reader.open(MOON, 1, 2, MANGADEX)
     assert reader.state("mcReader.page") == 3
@@ -99,10 +106,14 @@ def test_it_resolves_the_mode(srv, desktop, reader_on, settings, manga, mode):
 
 
 def test_it_writes_last_mode_only_on_a_click(srv, desktop, reader_on):
-    reader = reader_on(desktop, srv, startMode="last", lastMode="book").open("Long Scroll", 0, 1)
+    reader = reader_on(desktop, srv, startMode="last", lastMode="book")
+    posted = []
+    reader.page.on("request", lambda r: posted.append(r) if r.url.endswith("/api/settings") else None)
+    reader.page.clock.install()
+    reader.open("Long Scroll", 0, 1)
     assert reader.state("mcReader.mode") == "flow"
-    time.sleep(1)
-    assert reader.settings()["lastMode"] == "book"  # the automatic switch wrote nothing
+    reader.page.clock.run_for(5000)  # past every debounce the reader has
+    assert posted == [] and reader.settings()["lastMode"] == "book"  # the automatic switch wrote nothing
     reader.page.click(".rd-mode[data-mode=page]")
     assert reader.state("mcReader.mode") == "page" and reader.state("mcReader.zoomKey") == "page"
     deadline = time.monotonic() + 3

@@ -84,11 +84,16 @@ def test_it_zooms_by_keys_in_5_point_steps(srv, desktop, reader_on):
 
 def test_it_saves_zoom_per_mode_800ms_after_the_last_change(srv, desktop, reader_on):
     reader = reader_on(desktop, srv, startMode="page", zoom={"book": 1.3})
+    reader.page.clock.install()
     reader.open(MOON, 1, 1)
+    posted = []
+    reader.page.on("request", lambda r: posted.append(r) if r.url.endswith("/api/settings") else None)
+    reader.page.clock.pause_at(reader.page.evaluate("Date.now()") + 50)  # from here time moves only when told
     reader.page.keyboard.press("+")
     reader.page.keyboard.press("+")
-    time.sleep(0.3)
-    assert reader.settings()["zoom"]["page"] == 1  # not yet: the user may still be zooming
+    reader.page.clock.run_for(700)
+    assert posted == [] and reader.settings()["zoom"]["page"] == 1  # not yet: the user may still be zooming
+    reader.page.clock.run_for(200)
     deadline = time.monotonic() + 3
     while reader.settings()["zoom"]["page"] != 1.1 and time.monotonic() < deadline:
         time.sleep(0.1)
