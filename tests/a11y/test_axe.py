@@ -69,7 +69,7 @@ def check(page, url):
         found += axe.violations(page)
     if page.locator(".bell").count() and page.locator(".bell").is_visible():
         page.locator(".bell").click()
-        page.wait_for_timeout(200)
+        page.locator(".bell-panel .bell-head").wait_for()  # the panel with the notifications it fetched
         found += axe.violations(page)
     return found
 

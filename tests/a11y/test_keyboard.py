@@ -1,6 +1,8 @@
 """What a pointer does, the keyboard does too: every visible control of every page is reached with
 Tab (the pages of tests/a11y/test_axe.py, so new pages are covered), and the reader's pointer
 actions (turning pages, the bars, zoom, panning a zoomed page, the mode buttons) have keys."""
+import time
+
 import pytest
 
 from tests.a11y.test_axe import SIZES, pages_for, site  # noqa: F401 (the module's server fixture)
@@ -77,8 +79,10 @@ def test_it_does_with_keys_what_the_reader_does_with_a_pointer(site, browser):  
         assert state("mcReader.zoom") == 2
         before = state("document.querySelector('.rd-scroller').scrollTop")
         page.keyboard.press("Shift+ArrowDown")  # a drag, from the keyboard (the page is twice the screen's height)
-        page.wait_for_timeout(100)
-        assert state("document.querySelector('.rd-scroller').scrollTop") > before
+        deadline = time.monotonic() + 5
+        while state("document.querySelector('.rd-scroller').scrollTop") <= before:
+            assert time.monotonic() < deadline, "Shift+ArrowDown did not pan the page"
+            time.sleep(0.02)
         assert state("mcReader.page") == 1  # panned, not turned
         page.keyboard.press("0")
         assert state("mcReader.zoom") == 1

@@ -15,13 +15,14 @@ def test_it_keeps_the_bars_when_100_percent_is_tapped(srv, phone, reader_on):
     for _ in range(40):
         reader.page.keyboard.press("+")  # zoomed in to 300 %
     reader.page.evaluate("const s = document.querySelector('.rd-scroller'); s.scrollTop = s.scrollHeight")
-    reader.page.wait_for_timeout(200)
+    reader.settle()  # scroll events are dispatched before the next frame's callbacks
     reader.page.evaluate("MCR.bars.show()")
     reader.settle()
     assert reader.state("mcReader.zoom") > 2.5 and reader.state("mcReader.bars")
     reader.page.locator(".rd-zoom").tap()
     reader.wait("mcReader.zoom === 1")
-    reader.page.wait_for_timeout(300)  # the scroll events of the re-layout have arrived
+    reader.settle()  # the scroll events of the re-layout have arrived: they come before these frames
+    reader.settle()
     assert reader.state("mcReader.bars")
 
 
