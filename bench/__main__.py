@@ -1,6 +1,7 @@
 """The benchmark: every figure with its baseline from the same run, the ratio, and the target.
 
     python -m bench [--preset large|medium|tiny] [--seconds 5] [--runs 3] [--dir bench/out/<preset>]
+                    [--only files|server|scraper|apps|backup|peering ...]
 
 The machine may be busy with other work, so absolute numbers move from run to run; each figure is
 therefore printed next to a baseline measured in the same run on the same machine. See
@@ -45,6 +46,9 @@ SETTINGS = {
               "turns": 40},
 }
 FLUSH_LIMIT_MS = 50
+# The table's sections, in the order they run. The library is generated and scanned for every one
+# (the servers start on its snapshot); "files" adds the scan's own rows, the flushes and catalog.json.
+SECTIONS = ("files", "server", "scraper", "apps", "backup", "peering")
 
 
 def typical_page(library):
@@ -133,7 +137,10 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, help="load seconds per route and concurrency")
     parser.add_argument("--runs", type=int, help="alternating runs of each scan and its raw floor")
     parser.add_argument("--quiet", action="store_true", help="print only the table")
+    parser.add_argument("--only", action="append", choices=SECTIONS,
+                        help="run only this section of the table (repeat it for more); all by default")
     args = parser.parse_args(argv)
+    want = set(args.only or SECTIONS)
     opts = dict(SETTINGS[args.preset])
     if args.seconds:
         opts["seconds"] = args.seconds
@@ -150,32 +157,39 @@ def main(argv=None):
     say(f"full scan ×{opts['runs']}, against the raw walk")
     rows = []
     row, index, report = scanning.full_scan(library, opts["runs"])
-    rows.append(row)
-    say("shallow check")
-    rows.append(scanning.shallow_check(library, index, opts["runs"] * 5))
-    say("the same pages as CBZ archives: full scan and rescan")
-    cbz_root, _archives = archives.cbz_copy(library, work / "cbz")
-    rows += archives.scan_rows(library, cbz_root, opts["runs"])
+    if "files" in want:
+        rows.append(row)
+        say("shallow check")
+        rows.append(scanning.shallow_check(library, index, opts["runs"] * 5))
+        say("the same pages as CBZ archives: full scan and rescan")
+        cbz_root, _archives = archives.cbz_copy(library, work / "cbz")
+        rows += archives.scan_rows(library, cbz_root, opts["runs"])
     data = work / "data"
     shutil.rmtree(data, ignore_errors=True)
     snapshot_path = scanning.save_snapshot(data, index, library)
     index_counts = report["counts"]
     del index
-    say("index memory")
-    rows.append(scanning.index_memory(snapshot_path, library, index_counts["pages"]))
-    say("db.json flush")
-    sizes = opts["flush"]
-    for mb in sizes:
-        rows.append(dbflush.flush_row(work / "flush", mb, 9, FLUSH_LIMIT_MS if mb == sizes[-1] else None))
-    say("catalog.json load and flush")
-    rows += catalog_bench.file_rows(work / "catalog")
-    rows += server_rows(work, library, index_counts, opts, say)
-    rows += scraper_bench.rows(say)
-    say("reading apps (/komga/)")
-    rows += apps_bench.apps_rows(work, opts["seconds"], *serving.pinning(), say)
-    db_mb, catalog_mb = opts["backup"]
-    rows += backup_bench.backup_rows(work, db_mb, catalog_mb, seconds=max(2.0, opts["seconds"] * 2), say=say)
-    rows.append(peering.transfer_row(work, say))
+    if "files" in want:
+        say("index memory")
+        rows.append(scanning.index_memory(snapshot_path, library, index_counts["pages"]))
+        say("db.json flush")
+        sizes = opts["flush"]
+        for mb in sizes:
+            rows.append(dbflush.flush_row(work / "flush", mb, 9, FLUSH_LIMIT_MS if mb == sizes[-1] else None))
+        say("catalog.json load and flush")
+        rows += catalog_bench.file_rows(work / "catalog")
+    if "server" in want:
+        rows += server_rows(work, library, index_counts, opts, say)
+    if "scraper" in want:
+        rows += scraper_bench.rows(say)
+    if "apps" in want:
+        say("reading apps (/komga/)")
+        rows += apps_bench.apps_rows(work, opts["seconds"], *serving.pinning(), say)
+    if "backup" in want:
+        db_mb, catalog_mb = opts["backup"]
+        rows += backup_bench.backup_rows(work, db_mb, catalog_mb, seconds=max(2.0, opts["seconds"] * 2), say=say)
+    if "peering" in want:
+        rows.append(peering.transfer_row(work, say))
 
     header = (f"MangaCircus benchmark, preset {args.preset}: {index_counts['manga']:,} manga, "
               f"{index_counts['chapters']:,} chapters, {index_counts['pages']:,} pages"

@@ -53,10 +53,10 @@ def test_a12_fifty_apps_signing_in_with_basic_at_once_get_through_and_stay_throu
         admin = srv.client().signup("admin")
         for n in range(USERS):
             assert admin.post("/api/admin/user", {"name": f"app{n}", "password": PASSWORD})[0] == 200
-        first = household(srv, sized(20, 40))
+        first = household(srv, sized(15, 40))
         srv.stop()
         srv.start()
-        again = household(srv, sized(8, 20))
+        again = household(srv, sized(5, 20))
     finally:
         srv.stop()
     early = [s for t, s in first if t < GRACE and s != 200]
