@@ -93,8 +93,11 @@ def manga_fields(info):
     urls = [u for u in (info.get("Web") or "").split() if u.startswith(("http://", "https://"))]
     if urls:
         out["links"] = {("Web" if i == 0 else f"Web {i + 1}"): u for i, u in enumerate(urls)}
-    if info.get("Manga") == "YesAndRightToLeft":
-        out["direction"] = "rtl"
+    # As Komga and Kavita read it: a manga read right to left, or a comic read left to right (`No`);
+    # `Yes` (a manga, direction unsaid) and no Manga field leave the library's default.
+    direction = {"YesAndRightToLeft": "rtl", "No": "ltr"}.get((info.get("Manga") or "").strip())
+    if direction:
+        out["direction"] = direction
     return {k: v for k, v in out.items() if v}
 
 

@@ -183,7 +183,9 @@ class Scan:
         finally:
             if self._pool:
                 self._pool.shutdown()
-        report = make_report(self.kind, self.now, time.monotonic() - start, index or self.previous, changed,
+        # `is None`, not falsiness: an empty Index is falsy, and its warnings are what an empty library needs.
+        report = make_report(self.kind, self.now, time.monotonic() - start, self.previous if index is None else index,
+                             changed,
                              error=error, work=self.work, transient=self.transient)
         return index, report
 

@@ -292,3 +292,19 @@ def test_a_deflated_member_longer_than_it_declares_is_refused_not_served_cut(tmp
         assert status == 500 and b"cannot be read from its archive" in body
     finally:
         srv.stop()
+
+
+def test_a_western_comic_marked_manga_no_reads_left_to_right_whatever_the_default(tmp_path, data_dir):
+    """Komga and Kavita comic libraries mark comics `Manga: No`; with the default direction rtl they
+    read backwards before."""
+    library = tmp_path / "library"
+    make_cbz(library / "Night Patrol" / "Night Patrol 001 (2019).cbz",
+             {**pages(2), "ComicInfo.xml": comic_info(Series="Night Patrol", Number="1", Manga="No")})
+    srv = AppServer(data_dir, library, env={"DEFAULT_DIRECTION": "rtl"}).start()
+    try:
+        user = srv.client().signup("admin", "a long enough password")
+        wait_for_library(user, 1)
+        status, _, manga = user.get("/api/manga?m=" + quote("Night Patrol"))
+        assert status == 200 and manga["direction"] == "ltr", manga.get("direction")
+    finally:
+        srv.stop()

@@ -37,3 +37,11 @@ def test_it_refuses_entities_doctypes_and_oversized_files():
     assert comicinfo.parse(b"<html><Title>x</Title></html>") == (None, "has <html> where <ComicInfo> should be")
     assert comicinfo.parse(comic_info(Number="1a"))[0]["Number"] == "1a"
     assert comicinfo.number("1a") is None and comicinfo.number(" 007 ") == "007"
+
+
+def test_the_manga_field_gives_the_direction_as_komga_and_kavita_read_it():
+    """A Komga or Kavita comic library marks Western comics Manga=No: they read left to right."""
+    assert comicinfo.manga_fields({"Series": "S", "Manga": "YesAndRightToLeft"})["direction"] == "rtl"
+    assert comicinfo.manga_fields({"Series": "S", "Manga": "No"})["direction"] == "ltr"
+    for unsaid in ({"Series": "S", "Manga": "Yes"}, {"Series": "S"}, {"Series": "S", "Manga": "Unknown"}):
+        assert "direction" not in comicinfo.manga_fields(unsaid), unsaid

@@ -276,3 +276,19 @@ def test_it_keeps_a_manga_whose_folder_cannot_be_read_right_now(library_dir, mon
         assert [w["kind"] for w in report["warnings"]] == ["unreadable"]  # once, not once per scan
         assert report["changed"]["removed"] == []
         first = kept
+
+
+def test_a_scan_that_finds_no_manga_reports_its_own_warnings_not_the_previous_index(tmp_path):
+    """An empty Index is falsy: the report used to describe the previous index instead, so a
+    library whose every file was skipped looked empty with no warning at all."""
+    from library.scan import Scan
+
+    root = tmp_path / "library"
+    root.mkdir()
+    make_page(root / "stray.jpg")  # pages at the top level are not read, with a warning
+    (root / "notes.txt").write_text("not a page")
+    index, report = Scan(root, None, "full").run()
+    assert index is not None and len(index) == 0
+    assert report["counts"]["manga"] == 0
+    assert {w["path"] for w in report["warnings"]} >= {"stray.jpg"}, report["warnings"]
+    assert report["warningCount"] >= 1
