@@ -19,6 +19,7 @@ password hash at all; docs/apps.md recommends them for apps.
 """
 import base64
 import binascii
+import functools
 import hashlib
 import hmac
 import threading
@@ -37,7 +38,13 @@ _lock = threading.Lock()
 
 
 def _key():
-    return hmac.new(settings.SECRET_KEY.encode(), b"mangacircus basic checks", hashlib.sha256).digest()
+    return _derived_key(settings.SECRET_KEY)
+
+
+@functools.lru_cache(maxsize=4)
+def _derived_key(secret):
+    """Derived once per secret key, not on every request that carries Basic."""
+    return hmac.new(secret.encode(), b"mangacircus basic checks", hashlib.sha256).digest()
 
 
 def parse(header):

@@ -57,13 +57,9 @@ class ApiGuardMiddleware:
         return self.get_response(request)
 
     def refusal(self, request):
-        if media_type(request) != "application/json":
-            return error_response(415, "send JSON (Content-Type: application/json)")
-        if request.META.get("HTTP_SEC_FETCH_SITE", "").lower() == "cross-site":
-            return error_response(403, "cross-site requests are refused")
-        origin = request.META.get("HTTP_ORIGIN")
-        if origin and not same_origin(origin, request):
-            return error_response(403, "cross-origin requests are refused")
+        refused = cross_site_refusal(request)
+        if refused:
+            return error_response(*refused)
         try:
             if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_BODY:
                 return error_response(413, "request body is larger than 1 MB")
@@ -72,6 +68,22 @@ class ApiGuardMiddleware:
         if jsonfile.any_failing():
             return error_response(503, "saving data is failing on the server; try again shortly", {"Retry-After": "5"})
         return None
+
+
+def cross_site_refusal(request, body_optional=False):
+    """(status, message) when a state-changing request may come from a page of another site, else
+    None: any content type but JSON (a form or a no-cors fetch cannot send application/json; with
+    `body_optional`, as the apps' routes allow, no body and no type too), a cross-site fetch, a
+    foreign Origin. /api/ (ApiGuardMiddleware) and the apps' writes (clients/komga/auth.py) share it."""
+    content_type = media_type(request)
+    if content_type != "application/json" and not (body_optional and not content_type):
+        return 415, "send JSON (Content-Type: application/json)" + (", or no body" if body_optional else "")
+    if request.META.get("HTTP_SEC_FETCH_SITE", "").lower() == "cross-site":
+        return 403, "cross-site requests are refused"
+    origin = request.META.get("HTTP_ORIGIN")
+    if origin and not same_origin(origin, request):
+        return 403, "cross-origin requests are refused"
+    return None
 
 
 DEFAULT_PORTS = {"http": 80, "https": 443}

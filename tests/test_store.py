@@ -110,5 +110,5 @@ def test_an_immediate_edit_is_on_disk_when_it_returns(store, tmp_path):
 def test_using_a_closed_store_names_the_file(tmp_path):
     s = Store("things.json")
     with pytest.raises(RuntimeError, match="things.json is not open"):
-        with s.read():
-            pass
+        with s.edit() as data:
+            data["never"] = "written"

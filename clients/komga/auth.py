@@ -26,7 +26,7 @@ from accounts import apikeys, basic, sessions
 from mangacircus import clientip, jsonfile
 from mangacircus.errors import DomainError, Invalid, WrongCredentials
 from mangacircus.http import body_length, json_object, json_response
-from mangacircus.middleware import media_type, same_origin
+from mangacircus.middleware import cross_site_refusal
 
 SESSION_COOKIE = "MC-KOMGA-SESSION"
 REMEMBER_COOKIE = "komga-remember-me"
@@ -123,17 +123,11 @@ def unauthorized(request, message="sign in: HTTP Basic, an API key or the sessio
 
 
 def _write_refusal(request):
-    """What a page of another site could send is refused: any content type but JSON (the apps send
-    JSON, or no body and no type; a form or a no-cors fetch cannot send application/json), a
-    cross-site fetch, a foreign Origin. The same rules as /api/ (mangacircus/middleware.py)."""
-    content_type = media_type(request)
-    if content_type and content_type != "application/json":
-        return error(415, "send JSON (Content-Type: application/json), or no body")
-    if request.META.get("HTTP_SEC_FETCH_SITE", "").lower() == "cross-site":
-        return error(403, "cross-site requests are refused")
-    origin = request.META.get("HTTP_ORIGIN")
-    if origin and not same_origin(origin, request):
-        return error(403, "cross-origin requests are refused")
+    """What a page of another site could send is refused, by the rules of /api/ but that the apps
+    may send no body at all (mangacircus.middleware.cross_site_refusal)."""
+    refused = cross_site_refusal(request, body_optional=True)
+    if refused:
+        return error(*refused)
     if jsonfile.any_failing():
         return error(503, "saving data is failing on the server; try again shortly", {"Retry-After": "5"})
     return None
