@@ -14,7 +14,7 @@ import os
 from typing import NamedTuple
 
 from . import comicinfo, imagesize, zipread
-from .names import ChapterName, is_page, natural_key, parse_chapter, parse_volume_chapter
+from .names import ChapterName, is_page, natural_key, parse_entry
 
 HEADER_BUDGET = 64 << 20  # bytes of compressed data header reads may take from one archive
 
@@ -134,8 +134,8 @@ class Part(NamedTuple):
 
 
 def _chapter_name(folder):
-    both = parse_volume_chapter(folder)
-    return both[1] if both else parse_chapter(folder, in_book=True)
+    named = parse_entry(folder, in_book=True)
+    return named.chapter if named else None
 
 
 def layout(listing, archive_name, whole):

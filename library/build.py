@@ -31,9 +31,7 @@ from .names import (
     natural_key,
     next_free_key,
     number_key,
-    parse_book,
-    parse_chapter,
-    parse_volume_chapter,
+    parse_entry,
     unread_format,
 )
 
@@ -106,13 +104,19 @@ class MangaBuilder(ArchiveBuilding):
         books = self._books()
         versions = [v for b in books for c in b.chapters for v in c.versions]
         if not books:
-            if not self.settling:
+            manga = self._manga_inside()
+            if manga:
+                self.warnings = [w for w in self.warnings if w[0] != "skipped-folder"]
+                self.warn("manga-folders", name, f"holds manga folders ({', '.join(manga[:3])}), not chapters: "
+                          "this looks like a downloader's folder of one source (<source>/<manga>/<chapter>). "
+                          "LIBRARY must be the folder whose sub-folders are manga: point it at this folder, "
+                          "or move these manga folders up one level")
+            elif not self.settling:
                 self.warn("skipped-folder", name, "no chapters found in this manga folder")
             self.watch.append((name, stamp))
-        # ComicInfo.xml fills in what manga.json does not say, from the first chapter that has one.
-        series = next((v.meta["comicInfoSeries"] for v in versions if "comicInfoSeries" in v.meta), {})
-        merged = {**{k: v for k, v in series.items() if k != "direction"}, **(self.meta or {})}
-        self.meta = merged if series else self.meta
+        # ComicInfo.xml fills in what manga.json does not say: each field from the first chapter, in
+        # reading order, that has it; a whole-volume archive's Title names its book (meta.with_comic_info).
+        books, self.meta, series = metadata.with_comic_info(books, self.meta)
         title = metadata.text(self.meta, "title") or name
         sizes = (size for v in versions for size in v.sizes())
         updated = max((stamp_ms(v.stamp) for v in versions), default=stamp_ms(stamp))
@@ -125,22 +129,60 @@ class MangaBuilder(ArchiveBuilding):
             watch=self.watch, warnings=self.warnings,
         )
 
+    def _manga_inside(self):
+        """Names of the folders of this one that hold chapters (named folders or archives) themselves."""
+        found = []
+        for slot in self.slots.get("0", ()):
+            if isinstance(slot, Slot) and slot.parsed is None and slot.pages is None:
+                try:
+                    names = [e.name for e in self.scan.listing(slot.path, join(self.name, slot.name), lambda *w: None)]
+                except OSError:
+                    continue
+                if any(parse_entry(n.rpartition(".")[0] if is_archive(n) else n, (slot.name,)) for n in names):
+                    found.append(slot.name)
+        return found
+
     def _slot(self, key, slot):
         self.slots.setdefault(key, []).append(slot)
 
+    def _series(self):
+        return self.name, metadata.text(self.meta, "title")
+
     def _classify(self, e):
-        name = self.name
-        chapter = parse_chapter(e.name)
-        if chapter:
-            return self._slot("0", Slot(e.path, name, e.name, chapter))
-        both = parse_volume_chapter(e.name)
-        if both:
-            self.book_info.setdefault(both[0].key, BookInfo(None, None, None))
-            return self._slot(both[0].key, Slot(e.path, name, e.name, both[1]))
-        book = parse_book(e.name)
-        if book:
-            return self._book_folder(e, book)
-        self._slot("0", Slot(e.path, name, e.name, None))
+        """A folder in the manga folder: a chapter (of a book when it names one), a book folder, or
+        unrecognised. The same rules as an archive's name (names.parse_entry)."""
+        named = parse_entry(e.name, self._series())
+        if named and named.chapter:
+            key = named.book.key if named.book else "0"
+            if named.book:
+                self.book_info.setdefault(key, BookInfo(None, None, None))
+            return self._slot(key, Slot(e.path, self.name, e.name, named.chapter))
+        if named and named.book:
+            return self._book_folder(e, named.book)
+        if not self._archives_folder(e):
+            self._slot("0", Slot(e.path, self.name, e.name, None))
+
+    def _archives_folder(self, e):
+        """A folder of the manga folder whose name says nothing and that holds archives but no pages
+        (`Series - Bonus/…zip`): True once its archives are slotted as if they lay in the manga folder."""
+        rel = join(self.name, e.name)
+        try:
+            entries = self.scan.listing(e.path, rel, self.warn)
+        except OSError:
+            return False
+        archived = [x for x in entries if not x.is_dir and is_archive(x.name)]
+        if not archived or any(not x.is_dir and is_page(x.name) for x in entries):
+            return False
+        self.scan.work["stats"] += 1
+        self.watch.append((rel, stamp_of(e.st or os.stat(e.path))))
+        for x in entries:
+            if is_archive(x.name) and not x.is_dir:
+                self._archive_file(x, rel)
+            elif x.is_dir:
+                self.warn("skipped-folder", join(rel, x.name), "folders inside a folder of archives are not read")
+            else:
+                warn_unread(self.warn, rel, x.name)
+        return True
 
     def _book_folder(self, e, book):
         s = self.scan
@@ -157,9 +199,11 @@ class MangaBuilder(ArchiveBuilding):
         pages = [x for x in entries if not x.is_dir and is_page(x.name)]
         if pages:
             self._slot(book.key, Slot(e.path, self.name, e.name, ChapterName("1", None, None), pages, stamp))
+        extras = book.key.startswith("x")
         for x in entries:
             if x.is_dir:
-                self._slot(book.key, Slot(x.path, rel, x.name, parse_chapter(x.name, in_book=True)))
+                named = parse_entry(x.name, self._series(), in_book=True, in_extras=extras)
+                self._slot(book.key, Slot(x.path, rel, x.name, named.chapter if named else None))
             elif is_archive(x.name):
                 self._archive_file(x, rel, book.key)
             else:
@@ -174,7 +218,7 @@ class MangaBuilder(ArchiveBuilding):
                     note = "the archive's name gives no chapter number"
                     found += [(p, v, note) for p, v in self._archive_versions(slot)]
                 else:
-                    found.append((*self._version(slot), slot.note))
+                    found.append((*self._version(slot, key), slot.note))
             used = {parsed.key for parsed, _v, _n in found if parsed}
             after, chapters = None, {}
             for parsed, version, note in found:
@@ -201,7 +245,7 @@ class MangaBuilder(ArchiveBuilding):
                 self.watch.append((rel, info.stamp))
         return books
 
-    def _version(self, slot):
+    def _version(self, slot, key):
         """(ChapterName or None, the Version of one chapter folder or None with a warning when it holds
         no pages). The name is the slot's, or ComicInfo.xml's Number when the folder name has none."""
         s = self.scan
@@ -229,6 +273,12 @@ class MangaBuilder(ArchiveBuilding):
             pages, others = [], []
             for e in entries:  # listed, so never an ignored name: the extension alone makes a page
                 (pages if not e.is_dir and extension(e.name) in IMAGE_EXTENSIONS else others).append(e)
+            archived = [e for e in others if not e.is_dir and is_archive(e.name)]
+            if archived and not pages:  # Series/Chapter 1/01.cbz: the folder's archives are its versions
+                for e in archived:
+                    self._archive_file(e, rel, key, slot.parsed)
+                self.watch.append((rel, stamp))
+                return slot.parsed, None
             for e in others:
                 if e.is_dir:
                     self.warn("skipped-folder", join(rel, e.name), "folders inside a chapter folder are not read")
@@ -259,7 +309,8 @@ class MangaBuilder(ArchiveBuilding):
             tags = None
         sizes = self._sizes(rel, pages, old, stamp)
         meta = {**comicinfo.chapter_fields(info), **(chapter_meta or {})} or None
-        parsed = slot.parsed or (loose_chapter(slot.name) if slot.pages is None else ChapterName(None, None, None))
+        loose = loose_chapter(slot.name, self._series()) if slot.pages is None else ChapterName(None, None, None)
+        parsed = slot.parsed or loose
         return self._named(slot, meta), Version(
             slot.name, dir=slot.dir, files=[e.name for e in pages], sizes=sizes, stamp=stamp,
             source=metadata.text(chapter_meta, "source") or parsed.source,

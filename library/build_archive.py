@@ -55,10 +55,12 @@ class ArchiveBuilding:
                         found.setdefault(v.archive, []).append((b.key, c.key, v))
         return found
 
-    def _archive_file(self, e, dir, book_key=None):
-        """Slot the archive `e` (an Entry) found in the folder `dir`; book_key when that is a book folder."""
+    def _archive_file(self, e, dir, book_key=None, chapter=None):
+        """Slot the archive `e` (an Entry) found in the folder `dir`; book_key when that is a book folder.
+        `chapter`: the ChapterName of a chapter folder holding the archive (book_key is then its book's
+        key, "0" too): the folder names it."""
         s, rel = self.scan, join(dir, e.name)
-        in_book = book_key is not None
+        in_book = book_key is not None and book_key != "0"
         st = e.st or s.stat(e.path)
         if st is None:
             return self.warn("unreadable", rel, "cannot be read (it vanished or its permissions forbid it)")
@@ -78,8 +80,12 @@ class ArchiveBuilding:
             self.warn("unreadable-archive", rel, f"not read: {listing.refused}")
             return self.watch.append((rel, stamp))
         self.warnings.extend(listing.warnings)
-        named = parse_archive(e.name, (self.name, metadata.text(self.meta, "title")), in_book)
-        named = named or _from_comic_info(listing.info, e.name, in_book)
+        named = parse_archive(e.name, (self.name, metadata.text(self.meta, "title")), in_book,
+                              in_book and book_key.startswith("x"))
+        if chapter is not None:
+            named = ArchiveName(None, chapter)
+        elif named is None or named.leading:  # no number, or only a leading one that may be a position
+            named = _from_comic_info(listing.info, e.name, in_book) or named
         key = book_key or (named.book.key if named and named.book else "0")
         if named and named.book and not in_book:
             self.book_info.setdefault(key, BookInfo(named.book.title if named.chapter is None else None, None, None))
@@ -116,7 +122,7 @@ class ArchiveBuilding:
                 else:
                     parsed = None
                 meta = comicinfo.chapter_fields(info)
-                name_part = parsed or loose_chapter(os.path.splitext(slot.name)[0])
+                name_part = parsed or loose_chapter(os.path.splitext(slot.name)[0], self._series())
                 dir, title = slot.dir, metadata.text(meta, "title") or name_part.title
                 source = name_part.source
             else:

@@ -8,6 +8,8 @@ import re
 from decimal import Decimal
 from typing import NamedTuple
 
+from . import release
+
 IMAGE_EXTENSIONS = frozenset({"jpg", "jpeg", "png", "webp", "gif", "avif"})
 ARCHIVE_EXTENSIONS = frozenset({"cbz", "zip"})
 # Archives and books of other formats: never read, always reported (docs/library.md, "Archives").
@@ -16,16 +18,6 @@ UNREAD_FORMATS = {"cbr": "CBR (RAR)", "rar": "RAR", "cb7": "CB7 (7-Zip)", "7z": 
 IGNORED_NAMES = frozenset({"@eadir", "__macosx", "thumbs.db", "desktop.ini"})
 ROTATIONS = {"r90": 90, "r180": 180, "r270": 270}
 
-_SEP = r"[\s_.\-]*"
-_NUM = r"(\d+(?:\.\d+)?)"
-_STOP = r"(?![^\W_])"  # the number is not followed by a letter or digit ("c12a" is no chapter 12)
-_REST = r"(.*)$"
-
-_BOOK = re.compile(rf"(?:volume|book|vol|b|v){_SEP}{_NUM}{_STOP}{_REST}", re.I | re.S)
-_EXTRAS_NUMBERED = re.compile(rf"x{_SEP}{_NUM}{_STOP}{_REST}", re.I | re.S)
-_EXTRAS_WORD = re.compile(rf"(?:extras?|specials?|omake)(?:{_SEP}{_NUM})?{_STOP}{_REST}", re.I | re.S)
-_CHAPTER = re.compile(rf"(?:(?:chapter|chap|ch|c|#){_SEP})?{_NUM}{_STOP}{_REST}", re.I | re.S)
-_EXTRA_CHAPTER = _EXTRAS_NUMBERED
 _BRACKETS = re.compile(r"\[([^\[\]]*)\]")
 _TRAILING_BRACKET = re.compile(r"\[([^\[\]]*)\]\s*$")
 _LEADING_SEP = re.compile(r"^[\s_.\-:,]+")
@@ -101,67 +93,35 @@ def _title(text):
     return text or None
 
 
-def parse_book(name):
-    """A book folder name → BookName, or None when the name is no book."""
-    m = _BOOK.match(name)
-    if m:
-        return BookName(number_key(m[1]), _title(m[2]))
-    m = _EXTRAS_NUMBERED.match(name)
-    if m:
-        return BookName("x" + number_key(m[1]), _title(m[2]))
-    m = _EXTRAS_WORD.match(name)
-    if m:
-        # A bare word ("Extras", "Specials") is the first extras book and titles itself.
-        if m[1]:
-            return BookName("x" + number_key(m[1]), _title(m[2]))
-        return BookName("x1", _title(m[2]) or name.strip())
-    return None
+def parse_book(name, series=()):
+    """A book folder name → BookName, or None when the name is no book (or names a chapter)."""
+    named = parse_entry(name, series)
+    return named.book if named and named.chapter is None else None
 
 
 def source_of(name):
-    """The last bracket group of a chapter folder name: its scanlation group or site."""
-    groups = _BRACKETS.findall(name)
-    return (groups[-1].strip() or None) if groups else None
+    """The scanlation group or site of a name: its last bracket group that looks like one."""
+    return release.read(name).source
 
 
-def _chapter(key, rest):
-    title = _TRAILING_BRACKET.sub("", rest)
-    return ChapterName(key, _title(title), source_of(rest))
+def loose_chapter(name, series=()):
+    """Title and source of a folder read as a chapter though its name has no number: the name
+    without a leading series name and its trailing bracket group."""
+    title = _TRAILING_BRACKET.sub("", release.strip_series(name, series))
+    return ChapterName(None, _title(title), source_of(name))
 
 
-def loose_chapter(name):
-    """Title and source of a folder read as a chapter though its name has no number."""
-    return _chapter(None, name)
+def parse_chapter(name, in_book=False, series=()):
+    """A chapter folder name → ChapterName, or None. Inside a book folder `x01 Title` is an extra
+    chapter (key x1); in the manga folder it names an extras book instead (see parse_book)."""
+    named = parse_entry(name, series, in_book)
+    return named.chapter if named and (in_book or named.book is None) else None
 
 
-def parse_chapter(name, in_book=False):
-    """A chapter folder name → ChapterName, or None.
-
-    Inside a book folder `x01 Title` is an extra chapter (key x1); in the manga folder it names
-    an extras book instead (see parse_book), so pass in_book accordingly.
-    """
-    m = _CHAPTER.match(name)
-    if m:
-        return _chapter(number_key(m[1]), m[2])
-    if in_book:
-        m = _EXTRA_CHAPTER.match(name)
-        if m:
-            return _chapter("x" + number_key(m[1]), m[2])
-    return None
-
-
-_PREFIXED_CHAPTER = re.compile(rf"(?:chapter|chap|ch|c|#){_SEP}{_NUM}{_STOP}{_REST}", re.I | re.S)
-
-
-def parse_volume_chapter(name):
+def parse_volume_chapter(name, series=()):
     """'Vol.02 Ch.005 Title [Group]' (a common download layout) → (BookName, ChapterName) or None."""
-    book = _BOOK.match(name)
-    if not book:
-        return None
-    m = _PREFIXED_CHAPTER.match(_LEADING_SEP.sub("", book[2]))
-    if not m:
-        return None
-    return BookName(number_key(book[1]), None), _chapter(number_key(m[1]), m[2])
+    named = parse_entry(name, series)
+    return (named.book, named.chapter) if named and named.book and named.chapter else None
 
 
 def next_free_key(used, after=None):
@@ -216,68 +176,37 @@ class ArchiveName(NamedTuple):
     book: BookName | None  # the book the name gives (a volume, or the v of "v01 c003")
     chapter: ChapterName | None  # None with a book: a whole volume
     span: bool = False  # a range ("c001-005"): its chapter folders, if it has any, are the chapters
+    leading: bool = False  # the chapter is only a leading number ("04 - Title"): ComicInfo may say better
 
 
-_SERIES_SEP = re.compile(r"^[\s_.]*(?:-[\s_.]*)?")
-_RANGE = re.compile(r"^[\s_.]*-[\s_.]*\d+(?:\.\d+)?(?![^\W_])")
-_VOLUME_TOKEN = re.compile(rf"(?<![^\W_])(?:volume|vol|v){_SEP}{_NUM}{_STOP}", re.I)
-_CHAPTER_TOKEN = re.compile(rf"(?<![^\W_])(?:chapter|chap|ch|c|#){_SEP}{_NUM}{_STOP}{_REST}", re.I | re.S)
-
-
-def _fold(text):
-    return re.sub(r"[\s_.\-]+", " ", text).strip().casefold()
-
-
-def strip_series(stem, series):
-    """The stem without a leading series name ('Moon Garden - c012' → 'c012'), when it has one."""
-    folded = _fold(stem)
-    for name in series:
-        name = _fold(name or "")
-        if name and folded.startswith(name + " "):
-            # Walk the original stem past as many word characters as the name holds.
-            want, i = len(name.replace(" ", "")), 0
-            while want and i < len(stem):
-                want -= not re.match(r"[\s_.\-]", stem[i])
-                i += 1
-            rest = _SERIES_SEP.sub("", stem[i:])
-            if rest:
-                return rest
-    return stem
-
-
-def _named(book, chapter):
-    """'c001-005': chapter 1, the range dropped from the title, marked as a span."""
-    if chapter.title and _RANGE.match("-" + chapter.title) and chapter.title.replace(".", "").isdigit():
-        return ArchiveName(book, chapter._replace(title=None), True)
-    return ArchiveName(book, chapter)
-
-
-def parse_archive(name, series=(), in_book=False):
-    """An archive's file name → ArchiveName, or None when it gives no number (docs/library.md, "Archives").
-
-    1. The extension goes; so does a leading series name (the manga folder's name or title).
-    2. In a book folder it is a chapter: `c003`, `Series v01 c003` (the v is the folder's), `003`;
-       `Series v01` there is the whole book, read like a volume.
-    3. In the manga folder: `v01 c003` → chapter 3 of book 1; `c012`, `Chapter 12`, `012` → a chapter;
-       `v01`, `Vol 1 Title`, `x01` → a whole volume (book).
-    4. Else a `v01`/`c012` token anywhere (`Series (2020) v01 (Digital)`).
-    """
-    stem = name.rpartition(".")[0] or name
-    rest = strip_series(stem, series)
-    for text in (rest, stem):
-        both = parse_volume_chapter(text)
-        if both:
-            return _named(None if in_book else both[0], both[1])
-        chapter = parse_chapter(text, in_book=in_book)
-        if chapter:
-            return _named(None, chapter)
-        book = parse_book(text)
-        if book:
-            return ArchiveName(book, None)  # in a book folder: that book's chapters (build_archive.py)
-    volume, chapter = _VOLUME_TOKEN.search(stem), _CHAPTER_TOKEN.search(stem)
-    if chapter:
-        return _named(BookName(number_key(volume[1]), None) if volume and not in_book else None,
-                      _chapter(number_key(chapter[1]), chapter[2]))
-    if volume:
-        return ArchiveName(BookName(number_key(volume[1]), None), None)
+def parse_entry(name, series=(), in_book=False, in_extras=False):
+    """A folder name or archive stem → ArchiveName, or None when it gives no number
+    (docs/library-names.md). `series`: names of the manga (its folder, its title), dropped when the
+    name starts with one. In a book folder no book is given: the folder's wins; a special (SP01) is
+    an extra chapter there, a chapter of an extras book, and in the manga folder chapter 1 of the
+    extras book x1 ("Specials")."""
+    r = release.read(name, series)
+    if r.extra is not None:
+        key = "x" + number_key(r.extra) if r.extra else "x1"
+        if in_book:
+            return ArchiveName(None, ChapterName(key, r.title, r.source))
+        return ArchiveName(BookName(key, r.title or (None if r.extra else name.strip())), None)
+    if r.special is not None:
+        number = number_key(r.special)
+        if in_book:
+            return ArchiveName(None, ChapterName(number if in_extras else "x" + number, r.title, r.source))
+        return ArchiveName(BookName("x1", None), ChapterName(number, r.title, r.source))
+    book = BookName(number_key(r.volume), None) if r.volume is not None else None
+    if r.chapter is not None:
+        chapter = ChapterName(number_key(r.chapter), r.title, r.source)
+        return ArchiveName(None if in_book else book, chapter, r.chapter_end is not None, r.leading)
+    if book:
+        return ArchiveName(book._replace(title=r.title), None)
     return None
+
+
+def parse_archive(name, series=(), in_book=False, in_extras=False):
+    """An archive's file name → ArchiveName, or None (docs/library.md, "Archives"): its extension goes,
+    then it reads as a folder name would."""
+    stem = name.rpartition(".")[0] or name
+    return parse_entry(stem, series, in_book, in_extras)

@@ -3,8 +3,9 @@ CBZ/ZIP archives.
 
 The series id is the folder's absolute path (inside SCRAPER_IMPORT_ROOTS). Its chapters are:
 each sub-folder holding images, each archive, and the images standing in the folder itself (one
-chapter). Chapter numbers come from the names (`c0002`, `Ch. 2.5`, `Chapter 12`, `Vol 1 Ch 3`,
-else the first number in the name); chapters without one follow the highest number. Ids are
+chapter). Chapter numbers come from the names by the library's own rules (library/names.py,
+docs/library-names.md: `c0002`, `Ch. 2.5`, `Chapter 12`, `Vol 1 Ch 3`, `Series 012 (2019)`);
+chapters without one follow the highest number. Ids are
 absolute paths, so importing the same folder again queues only what is new.
 
 Like every source it returns descriptors only: its transport is a LocalReader that reads under
@@ -13,13 +14,13 @@ the import roots; the daemon verifies every page as an image and publishes throu
 import re
 from pathlib import Path
 
+from library.names import parse_entry
+
 from ..errors import InvalidInput
 from ..localfiles import file_url, zip_url
 from . import register
 from .base import ChapterInfo, PageInfo, SeriesInfo, Source
 
-_CHAPTER = re.compile(r"(?:^|[\s_.\-\[(])(?:c|ch|chap|chapter|#)[\s_.]*(\d+(?:\.\d+)?)", re.IGNORECASE)
-_FIRST_NUMBER = re.compile(r"(\d+(?:\.\d+)?)")
 _SEPARATORS = " _-.–—:"
 
 
@@ -27,16 +28,13 @@ def natural_key(name):
     return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)] + [name]
 
 
-def parse_chapter_name(name):
+def parse_chapter_name(name, series=()):
     """'Chapter 12.5 - The End' -> ('12.5', 'The End'); ('', name) when no number is found."""
     stem = Path(name).stem if Path(name).suffix.lower() in (".cbz", ".zip") else name
-    match = _CHAPTER.search(stem) or _FIRST_NUMBER.search(stem)
-    if not match:
+    named = parse_entry(stem, series, in_book=True)
+    if named is None or named.chapter is None or named.chapter.key.startswith("x"):
         return "", stem.strip(_SEPARATORS)
-    title = stem[match.end():].strip(_SEPARATORS)
-    title = re.sub(r"\[[^\]]*\]\s*$", "", title).strip(_SEPARATORS)
-    whole, dot, part = match.group(1).partition(".")
-    return (whole.lstrip("0") or "0") + dot + part, title
+    return named.chapter.key, named.chapter.title or ""
 
 
 class FolderSource(Source):
@@ -97,7 +95,7 @@ class FolderSource(Source):
             except InvalidInput as e:
                 reader.warn(f"skipped {path / name}: {e.message}")
                 continue
-            parsed.append((str(path / name), *parse_chapter_name(name)))
+            parsed.append((str(path / name), *parse_chapter_name(name, (path.name,))))
         if any(kind == "image" for _, kind in entries):
             # Loose images in the series folder: one chapter of their own, titled after the folder.
             parsed.append((str(path), "", path.name if parsed else ""))
