@@ -114,9 +114,10 @@ class MangaBuilder(ArchiveBuilding):
             elif not self.settling:
                 self.warn("skipped-folder", name, "no chapters found in this manga folder")
             self.watch.append((name, stamp))
-        # ComicInfo.xml fills in what manga.json does not say: each field from the first chapter, in
-        # reading order, that has it; a whole-volume archive's Title names its book (meta.with_comic_info).
-        books, self.meta, series = metadata.with_comic_info(books, self.meta)
+        # ComicInfo.xml fills in what manga.json does not say, from the first chapter that has one.
+        series = next((v.meta["comicInfoSeries"] for v in versions if "comicInfoSeries" in v.meta), {})
+        merged = {**{k: v for k, v in series.items() if k != "direction"}, **(self.meta or {})}
+        self.meta = merged if series else self.meta
         title = metadata.text(self.meta, "title") or name
         sizes = (size for v in versions for size in v.sizes())
         updated = max((stamp_ms(v.stamp) for v in versions), default=stamp_ms(stamp))
