@@ -78,6 +78,7 @@ def test_it_is_installable_and_browses_under_the_sub_path(sub_server, phone):
     expect(page).to_have_url(sub_server.url + "/mc/?q=clock")
     page.click("#grid .tile a")
     expect(page).to_have_url(sub_server.url + "/mc/manga/Clockwork%20Fox/")
+    page.wait_for_load_state()  # the URL changes before the page's script binds the Follow button
     page.click("#follow")
     expect(page.locator("#follow")).to_have_text("Following")
     page.click(".bell")
