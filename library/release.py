@@ -35,10 +35,8 @@ class Release(NamedTuple):
     chapter_end: str | None = None
     special: str | None = None  # "01" of SP01
     extra: str | None = None  # "01" of x01, "" for a bare "Extras"
-    book: bool = False  # the volume came from the spec's b01 / book 1
     title: str | None = None
     source: str | None = None
-    position: bool = False  # a leading list index was set aside
     leading: bool = False  # the chapter is a bare leading number, perhaps only a position
 
 
@@ -204,7 +202,7 @@ def read(stem, series=()):
         found.update(volume=volume["v"], volume_end=_after(volume["v"], volume["v_end"]))
         spans.append(volume.span())
     elif book:
-        found.update(volume=book["v"], volume_end=_after(book["v"], book["v_end"]), book=True)
+        found.update(volume=book["v"], volume_end=_after(book["v"], book["v_end"]))
         spans.append(book.span())
     elif season:
         found.update(volume=season["v"], chapter=season["c"])
@@ -230,7 +228,7 @@ def read(stem, series=()):
             spans.append(m.span())
             chapter = m
     title = _title(text, spans, chapter)
-    return Release(**found, title=title, source=source or _source(groups, leading_group), position=position)
+    return Release(**found, title=title, source=source or _source(groups, leading_group))
 
 
 def _title(text, spans, chapter):
