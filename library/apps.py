@@ -32,12 +32,14 @@ class LibraryConfig(AppConfig):
 @checks.register()
 def library_readable(app_configs, **kwargs):
     """A warning only: a LIBRARY that is missing at start (an unmounted drive) is reported by each
-    scan, and the reader keeps serving the last index it had."""
-    import os
+    scan, and the reader keeps serving the last index it had, marked unavailable."""
+    from .faults import problem
 
     root = settings.LIBRARY
     if root is None:
         return [checks.Warning("LIBRARY is not set: the library is empty", id="library.W001")]
-    if not root.is_dir() or not os.access(root, os.R_OK | os.X_OK):
-        return [checks.Warning(f"LIBRARY ({root}) is not a readable folder", id="library.W002")]
+    why = problem(root)
+    if why:
+        return [checks.Warning(f"{why} The reader starts with its last index and tells admins until it can be read.",
+                               id="library.W002")]
     return []

@@ -22,19 +22,31 @@ class Index:
     `settling`: chapter folders left out because they are still being written (SCAN_SETTLE),
     relative path → (what the scan saw, when it first saw that, when it may settle), the last two
     in wall-clock ns. It is not kept in the snapshot: after a restart they are looked at afresh.
+
+    `unavailable`: why LIBRARY could not be read at the last scan (an unmounted disk), or None. The
+    index is then the last one read, kept as it was (`marked_unavailable()`).
     """
 
-    __slots__ = ("manga", "hidden", "root_stamp", "warnings", "settling", "_sorted")
+    __slots__ = ("manga", "hidden", "root_stamp", "warnings", "settling", "unavailable", "_sorted")
 
     def __init__(self, manga: dict[str, Manga] | None = None, *, hidden: dict[str, Manga] | None = None,
                  root_stamp: int | None = None, warnings: Iterable[ScanWarning] = (),
-                 settling: dict[str, tuple[Any, int, int]] | None = None) -> None:
+                 settling: dict[str, tuple[Any, int, int]] | None = None, unavailable: str | None = None) -> None:
         self.manga = manga or {}
         self.hidden = hidden or {}
         self.root_stamp = root_stamp
         self.warnings = tuple(warnings)
         self.settling = settling or {}
+        self.unavailable = unavailable
         self._sorted: tuple[Manga, ...] | None = None
+
+    def marked_unavailable(self, why: str) -> Index:
+        """The same manga (the very objects, so the caches keyed by them stay valid), marked with `why`.
+        A new object: the page cache and the summaries key on the index's identity."""
+        marked = Index(self.manga, hidden=self.hidden, root_stamp=self.root_stamp, warnings=self.warnings,
+                       settling=self.settling, unavailable=why)
+        marked._sorted = self._sorted
+        return marked
 
     def get(self, name: object) -> Manga | None:
         return self.manga.get(name) if isinstance(name, str) else None

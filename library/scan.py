@@ -41,11 +41,13 @@ log = logging.getLogger(__name__)
 MAX_REPORTED_WARNINGS = 200
 
 
-def make_report(kind, start, seconds, shown, changed, *, error=None, work=None, transient=()):
-    """A scan report (see docs/architecture-library.md); `shown` is the index the counts describe."""
+def make_report(kind, start, seconds, shown, changed, *, error=None, work=None, transient=(), unavailable=False):
+    """A scan report (see docs/architecture-library.md); `shown` is the index the counts describe.
+    `unavailable`: the error is that LIBRARY itself cannot be read (ScanError)."""
     warnings = list(transient) + shown.all_warnings()
     return {
-        "kind": kind, "start": start, "duration": int(seconds * 1000), "error": error, "counts": shown.counts(),
+        "kind": kind, "start": start, "duration": int(seconds * 1000), "error": error,
+        "unavailable": unavailable, "counts": shown.counts(),
         "changed": changed,
         "warnings": [{"kind": k, "path": p, "message": m} for k, p, m in warnings[:MAX_REPORTED_WARNINGS]],
         "warningCount": len(warnings),
@@ -185,8 +187,8 @@ class Scan:
                 self._pool.shutdown()
         # `is None`, not falsiness: an empty Index is falsy, and its warnings are what an empty library needs.
         report = make_report(self.kind, self.now, time.monotonic() - start, self.previous if index is None else index,
-                             changed,
-                             error=error, work=self.work, transient=self.transient)
+                             changed, error=error, work=self.work, transient=self.transient,
+                             unavailable=error is not None)
         return index, report
 
     def _run(self):
@@ -194,9 +196,9 @@ class Scan:
         try:
             st = os.stat(self.root)
         except OSError as e:
-            raise ScanError(f"LIBRARY ({self.root}) cannot be read: {e.strerror or e}. Is it mounted?") from None
+            raise ScanError(f"the library at {self.root} cannot be read ({e.strerror or e}): is it mounted?") from None
         if not os.path.isdir(self.root):
-            raise ScanError(f"LIBRARY ({self.root}) is not a folder")
+            raise ScanError(f"the library at {self.root} is not a folder")
         root_stamp = stamp_of(st)
         root_warnings = []
         warn = lambda kind, path, message: root_warnings.append((kind, path, message))  # noqa: E731
@@ -207,7 +209,8 @@ class Scan:
             try:
                 entries = self.listing(self.root, "", warn)
             except OSError as e:
-                raise ScanError(f"LIBRARY ({self.root}) cannot be listed: {e.strerror or e}") from None
+                why = e.strerror or e
+                raise ScanError(f"the library at {self.root} cannot be read ({why}): is it mounted?") from None
             names = [e.name for e in entries if e.is_dir]
             for e in entries:
                 if not e.is_dir and is_page(e.name):
@@ -220,8 +223,8 @@ class Scan:
                                                  "top level neither: only folders and CBZ/ZIP archives inside them are")
         if not names and prev.manga and not self.allow_empty:
             raise ScanError(
-                f"LIBRARY ({self.root}) is empty, though the last scan found {len(prev.manga)} manga. "
-                "Is it mounted? The previous index is kept; an admin's full scan accepts an empty library."
+                f"the library at {self.root} is empty, though the last scan found {len(prev.manga)} manga: "
+                "is it mounted? The previous index is kept; an admin's full scan accepts an empty library."
             )
         manga, hidden = {}, {}
         for name in names:
@@ -280,6 +283,8 @@ def differs(old, new):
     if new is None:
         return False
     if new.root_stamp != old.root_stamp or new.warnings != old.warnings or new.settling != old.settling:
+        return True
+    if new.unavailable != old.unavailable:
         return True
     for mine, theirs in ((new.manga, old.manga), (new.hidden, old.hidden)):
         if mine.keys() != theirs.keys() or any(m is not theirs[n] for n, m in mine.items()):

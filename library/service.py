@@ -12,6 +12,9 @@
   changed set in report["changed"] ({"added", "changed", "removed"}: manga names). A restore
   reports every manga as changed, so hooks catch up with what happened while the reader was off.
 - `admin_summary()`: {"scans": the last reports, newest first, "scanning": bool}.
+- a scan that cannot read LIBRARY at all (missing, unreadable, suddenly empty: an unmounted disk)
+  keeps the last index, marked with why (`Index.unavailable`), and records a `library-unavailable`
+  incident once; the next scan that reads it replaces the mark. `unavailable()` answers why.
 - `start(clock)`: the schedule is measured on `clock` (seconds, time.monotonic by default); a test
   passes its own, moves it, and calls `wake()` so the scanner looks at it again.
 
@@ -27,7 +30,7 @@ from django.conf import settings
 from mangacircus import events, incidents, pauses
 from mangacircus.errors import Unavailable
 
-from . import index, snapshot
+from . import faults, index, snapshot
 from .scan import Aborted, Scan, differs, make_report, now_ms
 
 log = logging.getLogger(__name__)
@@ -174,7 +177,7 @@ class Scanner:
                 self.last_end = self.clock()
                 was_failing = self.failed
                 self.failed = report is None or bool(report["error"])
-                if report is not None and report["error"] and not was_failing:
+                if report is not None and report["error"] and not report["unavailable"] and not was_failing:
                     incidents.record("scan-failed", "reader", report["error"])
                 self.last_report = report and _trimmed(report)
                 if report is not None:
@@ -197,7 +200,11 @@ class Scanner:
             return None
         if report["error"]:
             log.error("library scan: %s", report["error"])
+            if report["unavailable"]:
+                self._mark_unavailable(report["error"])
             return report
+        if previous.unavailable:
+            log.warning("library: %s can be read again", self.root)
         replaced = differs(previous, new)
         if replaced:
             index.replace(new)
@@ -219,6 +226,15 @@ class Scanner:
             log.info("library %s scan: %d added, %d changed, %d removed (%d ms)", kind, len(changed["added"]),
                      len(changed["changed"]), len(changed["removed"]), report["duration"])
         return report
+
+    def _mark_unavailable(self, why):
+        """Keep the index, marked with why; the incident only when it was readable until now."""
+        current = index.current()
+        if current.unavailable == why:
+            return
+        if current.unavailable is None:
+            incidents.record("library-unavailable", "reader", f"{why} The last index is kept until it is back.")
+        index.replace(current.marked_unavailable(why))
 
     def _cache(self):
         """The scan cache and the archives read since it was written. A shallow scan loads it only
@@ -272,12 +288,20 @@ def admin_summary():
     return _scanner.summary()
 
 
+def unavailable():
+    """Why LIBRARY could not be read at the last scan (the index shown is the one before), or None."""
+    return index.current().unavailable
+
+
 def health():
-    """The library's part of GET /api/admin/health: the last scan and whether one runs."""
+    """The library's part of GET /api/admin/health: the last scan, whether one runs, whether
+    LIBRARY can be read, and the files of the index that could not be read, by kind."""
     summary = admin_summary()
     last = summary["scans"][0] if summary["scans"] else None
     keys = ("kind", "start", "duration", "error", "counts")
-    return {"scanning": summary["scanning"], "error": summary.get("error"),
+    unread = faults.unread_counts(index.current())
+    return {"scanning": summary["scanning"], "error": summary.get("error"), "unavailable": unavailable(),
+            "unreadFiles": {"count": sum(unread.values()), "kinds": unread},
             "lastScan": {k: last.get(k) for k in keys} if last else None}
 
 

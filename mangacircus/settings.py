@@ -134,6 +134,7 @@ SCRAPER_REQUEST_RETRIES = _int("SCRAPER_REQUEST_RETRIES", 4, 0, 20)  # 5xx/timeo
 SCRAPER_RETRY_BASE = _float("SCRAPER_RETRY_BASE", 2, 0, 600)  # full-jitter backoff base
 SCRAPER_JOB_RETRY_DELAYS = _seconds_list("SCRAPER_JOB_RETRY_DELAYS", [60, 300, 1800])  # then failed
 SCRAPER_MIN_FREE_MB = _int("SCRAPER_MIN_FREE_MB", 200, 0, 10_000_000)
+SCRAPER_LIBRARY_RETRY = _float("SCRAPER_LIBRARY_RETRY", 30, 0.1, 3600)  # a missing or read-only LIBRARY
 # Folders the folder source may import from; empty turns folder imports off.
 SCRAPER_IMPORT_ROOTS = [Path(p).resolve() for p in _list("SCRAPER_IMPORT_ROOTS", [])]
 # Extra source modules to load (dotted paths), besides the built-in ones.

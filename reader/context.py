@@ -1,6 +1,9 @@
-"""What every page's template gets: the account, the app root and the bell's unread count."""
+"""What every page's template gets: the account, the app root, the bell's unread count and, for
+admins, why the library cannot be read (the banner in base.html)."""
 from django.conf import settings
 from django.urls import get_script_prefix
+
+from library import service
 
 from . import notes
 
@@ -12,4 +15,5 @@ def user_context(request):
         "account": account, "signup_open": settings.SIGNUP == "open", "root": get_script_prefix(),
         "time_zone": settings.TIME_ZONE,  # for the dates the page scripts print (common.js formatDate)
         "unread_notes": notes.unread_count(account["name"]) if account else 0,
+        "library_banner": service.unavailable() if account and account.get("admin") else None,
     }

@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import orjson
 
-from mangacircus.errors import DomainError, Invalid, NotFound, WrongCredentials
+from mangacircus.errors import Conflict, DomainError, Invalid, NotFound, WrongCredentials
 from mangacircus.http import body_length, json_object
 
 from . import queue, sources
@@ -184,6 +184,8 @@ def add_job(d, body, query):
         job, created = queue.add_job(d.queue, "discover", "all")
         return (201 if created else 200), {"job": _job_view(job), "created": created}
     source = sources.get(body.get("source"))
+    if source.transport == "local":
+        _refuse_import_without_library(d)
     # Not stripped here: each source's check_id does (a folder's path may end in a space).
     series = source.check_id(d.transport(source), _text(body, "series", strip=False))
     chapters = None
@@ -198,6 +200,13 @@ def add_job(d, body, query):
                                  lang=_lang(body),
                                  auto=auto)
     return (201 if created else 200), {"job": _job_view(job), "created": created}
+
+
+def _refuse_import_without_library(d):
+    """An import is asked for by an admin who waits for it: say at once why it cannot happen."""
+    problem = d.check_library(force=True)
+    if problem:
+        raise Conflict(f"folder imports are off: {problem} (an import writes its chapters into the library)")
 
 
 def job_action(d, body, query, job_id, action):
@@ -227,7 +236,7 @@ def resume(d, body, query):
 
 def list_sources(d, body, query):
     return {"sources": [{**s.describe(), "interval": d.pace_for(s)} for s in sources.all_sources()],
-            "importRoots": [str(root) for root in d.local.roots]}
+            "importRoots": [str(root) for root in d.local.roots], "libraryProblem": d.check_library(force=True)}
 
 
 def search(d, body, query):

@@ -9,7 +9,12 @@ calls the control methods (pause, resume, cancel, status) from its threads. Outc
 - Stalled (the watchdog): first time back to queued from its checkpoint, second time failed,
   with an incident in data/incidents.jsonl;
 - Parked (long Retry-After, full disk): queued again after the given time, no attempt used;
+- the library went missing or read-only under it: queued again, no attempt used, and the daemon waits;
 - any other error: retried after the backoff delays, then failed with the error kept.
+
+While LIBRARY is missing, unreadable or read-only (an unmounted disk) the daemon waits instead of
+exiting: it starts no job, says so once in its log and in its status (`waiting-library`), and looks
+again every `library_retry` seconds of `clock` (tests pass their own clock).
 """
 import datetime
 import logging
@@ -18,6 +23,8 @@ import time
 from pathlib import Path
 
 from django.conf import settings
+
+from library import faults
 
 from . import jobs, queue, sources
 from .errors import Cancelled, Interrupted, Parked, ScraperError, Stalled
@@ -32,13 +39,20 @@ log = logging.getLogger(__name__)
 
 class Daemon:
     def __init__(self, data_dir, library_dir, *, stall_seconds=120, limits=None, retry_delays=(60, 300, 1800),
-                 min_free_bytes=0, import_roots=()):
+                 min_free_bytes=0, import_roots=(), library_retry=30, clock=time.monotonic):
         self.data_dir = Path(data_dir)
         self.dir = self.data_dir / "scraper"
         self.dir.mkdir(parents=True, exist_ok=True)
         sources.load()
         self.queue = queue.open_queue(self.dir / "queue.json")
         self.library = Library(library_dir, min_free_bytes)
+        self.library_dir = library_dir
+        self.library_retry = library_retry
+        self.clock = clock
+        self.library_problem = None  # why LIBRARY cannot take chapters now, or None
+        self._library_checked = float("-inf")
+        self._library_lock = threading.Lock()
+        self._staging_cleaned = False
         self.retry_delays = list(retry_delays)
         self.stall_seconds = stall_seconds
         self.progress = Progress()
@@ -63,14 +77,37 @@ class Daemon:
                         retries=s.SCRAPER_REQUEST_RETRIES, retry_base=s.SCRAPER_RETRY_BASE)
         return cls(s.DATA, s.LIBRARY, stall_seconds=s.STALL_SECONDS, limits=limits,
                    retry_delays=s.SCRAPER_JOB_RETRY_DELAYS, min_free_bytes=s.SCRAPER_MIN_FREE_MB << 20,
-                   import_roots=s.SCRAPER_IMPORT_ROOTS)
+                   import_roots=s.SCRAPER_IMPORT_ROOTS, library_retry=s.SCRAPER_LIBRARY_RETRY)
 
     def start(self):
+        self.check_library(force=True)
+        self.watchdog.start()
+        self.heartbeat()
+
+    def _clean_staging(self):
+        """Once, with the library there: staging folders of no active job are leftovers."""
         keep = {j["id"] for j in queue.list_jobs(self.queue) if j["state"] in ("queued", "running", "failed")}
         for name in self.library.clean_staging(keep):
             log.info("removed staging folder %s (no active job)", name)
-        self.watchdog.start()
-        self.heartbeat()
+        self._staging_cleaned = True
+
+    def check_library(self, force=False):
+        """Look at LIBRARY (at most every `library_retry` seconds unless `force`); -> the problem or None.
+        The log says it once when the daemon starts waiting and once when the library is back."""
+        with self._library_lock:
+            now = self.clock()
+            if not force and now - self._library_checked < self.library_retry:
+                return self.library_problem
+            self._library_checked = now
+            was, self.library_problem = self.library_problem, faults.problem(self.library_dir, write=True)
+            if self.library_problem and self.library_problem != was:
+                log.error("waiting for the library: %s (the scraper publishes chapters into it; it looks again "
+                          "every %g s)", self.library_problem, self.library_retry)
+            elif was and not self.library_problem:
+                log.warning("the library at %s can be written again: the scraper goes on", self.library_dir)
+            if not self.library_problem and not self._staging_cleaned:
+                self._clean_staging()
+            return self.library_problem
 
     def close(self):
         self.watchdog.stop()
@@ -88,10 +125,10 @@ class Daemon:
     def process_one_job(self):
         """Run the next runnable job to an outcome; False when there was none."""
         self._end_expired_lease()
-        if self.shutdown or self.held:
+        if self.shutdown or self.held or self.check_library():
             return False
         job = queue.next_job(self.queue)
-        if job is None:
+        if job is None or self.check_library(force=True):
             return False
         # Under the queue's lock, so that a pause or a cancel from an API thread comes either before
         # (and is seen here) or after (and sees the job as the current one).
@@ -116,8 +153,11 @@ class Daemon:
         except ScraperError as e:
             self._failed(job, e.message, e.retry)
         except Exception as e:
-            log.exception("job %s failed with an internal error", job["id"])
-            self._failed(job, f"internal error: {e.__class__.__name__}: {e}", True)
+            if isinstance(e, OSError) and self.check_library(force=True):
+                self._finish(job, "queued", error=f"waiting for the library: {self.library_problem}")
+            else:
+                log.exception("job %s failed with an internal error", job["id"])
+                self._failed(job, f"internal error: {e.__class__.__name__}: {e}", True)
         else:
             self._finish(job, "done", error=None, checkpoint=None, notBefore=None)
         finally:
@@ -182,11 +222,13 @@ class Daemon:
         self.job_progress.update(values)
 
     def queue_has_work(self):
-        return not self.held and queue.next_job(self.queue) is not None
+        return not self.held and not self.library_problem and queue.next_job(self.queue) is not None
 
     def tick(self):
-        """Called by the idle loop: end an expired pause lease, queue the nightly discover run."""
+        """Called by the idle loop: end an expired pause lease, look at the library, queue the nightly
+        discover run."""
         self._end_expired_lease()
+        self.check_library()
         if queue.discover_due(self.queue, datetime.datetime.now().astimezone()):
             queue.add_job(self.queue, "discover", "all")
 
@@ -251,7 +293,10 @@ class Daemon:
                 summary = {k: job[k] for k in ("id", "kind", "source", "series", "attempts", "stalls", "checkpoint")}
             status = {
                 "state": state or ("stopping" if self.shutdown else "paused" if self.paused
-                                   else "running" if job else "idle"),
+                                   else "running" if job else "waiting-library" if self.library_problem
+                                   else "idle"),
+                "libraryProblem": self.library_problem,
+                "libraryRetrySeconds": self.library_retry,
                 "paused": self.paused,
                 "leaseSeconds": round(self.lease_until - time.monotonic(), 1) if self.held else None,
                 "revision": queue.revision(self.queue), "job": summary,

@@ -35,6 +35,9 @@ class Library:
     # Staging
 
     def staging_dir(self, name):
+        # Never LIBRARY itself: a missing one is an unmounted disk, and a folder made in its place
+        # would fill the disk under the mount point.
+        self.staging_root.mkdir(exist_ok=True, mode=0o755)
         path = self.staging_root / name
         path.mkdir(parents=True, exist_ok=True, mode=0o755)
         self._recover_wrapper(path)

@@ -34,5 +34,5 @@ def health():
         beat = orjson.loads(read_capped(settings.DATA / "scraper" / "status.json"))
     except (OSError, ValueError, StateFileError):
         return {"heartbeat": None, "revision": None, "queued": None}
-    keep = ("state", "updated", "pid", "paused", "revision", "queued", "job")
+    keep = ("state", "updated", "pid", "paused", "revision", "queued", "job", "libraryProblem")
     return {"heartbeat": {k: beat.get(k) for k in keep}, "revision": beat.get("revision"), "queued": beat.get("queued")}

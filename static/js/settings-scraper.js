@@ -72,6 +72,8 @@
     }
     if (status.waiting) parts.push(h("span", { className: "muted" }, ` · waiting: ${status.waiting.reason}` +
       (status.waiting.until ? ` until ${formatDate(status.waiting.until, true)}` : "")));
+    if (status.libraryProblem) parts.push(h("div", { className: "error", id: "sc-library" }, `Waiting for the library: ${status.libraryProblem} ` +
+      `(no job runs meanwhile; the scraper looks again every ${status.libraryRetrySeconds} s)`));
     const toggle = status.paused
       ? h("button", { type: "button", className: "primary", onclick: () => act("resume", {}, "Resumed") }, "Resume")
       : h("button", { type: "button", onclick: () => act("pause", {}, "Paused at a page boundary") }, "Pause");
@@ -202,7 +204,7 @@
 
   async function renderSources() {
     // The daemon imports the folders, so its SCRAPER_IMPORT_ROOTS are the ones that count.
-    const { sources, importRoots } = await call("sources");
+    const { sources, importRoots, libraryProblem } = await call("sources");
     const select = h("select", { name: "source", "aria-label": "Source" }, sources.map((s) => h("option", { value: s.key, selected: s.key === "mangadex" }, s.name)));
     const query = h("input", { type: "search", name: "q", placeholder: "Title", "aria-label": "Search" });
     const results = h("div", { className: "sc-results" });
@@ -227,8 +229,10 @@
     } }, h("h2", null, "Import a folder on the server"),
       h("p", { className: "muted" }, importRoots.length ? `Allowed under: ${importRoots.join(", ")}`
         : "Folder imports are off: set SCRAPER_IMPORT_ROOTS for the scraper (runscraper) and restart it."),
+      libraryProblem ? h("p", { className: "error", id: "sc-import-blocked" },
+        `Folder imports are off: ${libraryProblem} (an import writes its chapters into the library).`) : null,
       h("label", null, "Path (a folder of images, of chapter folders, or of CBZ/ZIP files)", path),
-      h("button", { className: "primary", disabled: !importRoots.length }, "Import")) : null;
+      h("button", { className: "primary", disabled: !importRoots.length || Boolean(libraryProblem) }, "Import")) : null;
     show(h("form", { className: "card sc-form", onsubmit: search }, h("h2", null, "Search a source"),
       h("div", { className: "sc-row" }, select, query, h("button", { className: "primary" }, "Search"))), results, folder);
   }

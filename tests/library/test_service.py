@@ -5,7 +5,7 @@ import time
 import pytest
 
 from library import index, service
-from mangacircus import events
+from mangacircus import events, incidents
 from tests.library.conftest import publish
 from tests.support.clock import FakeClock
 
@@ -100,14 +100,45 @@ def test_it_waits_for_a_requested_scan_and_merges_requests(configured, library_d
     assert report["kind"] == "full" and report["changed"] == {"added": [], "changed": [], "removed": []}
 
 
-def test_it_keeps_the_index_when_the_library_disappears(configured, library_dir, tmp_path):
+def test_it_keeps_the_index_when_the_library_disappears(configured, library_dir, tmp_path, data_dir):
     service.start()
     service.request_scan(wait=True, timeout=10)
     before = index.current()
     library_dir.rename(tmp_path / "unmounted")
     report = service.request_scan(full=True, wait=True, timeout=10)
-    assert "cannot be read" in report["error"]
-    assert index.current() is before and len(before) == 2
+    assert "cannot be read" in report["error"] and report["unavailable"]
+    kept = index.current()
+    assert kept.manga == before.manga and all(kept.manga[n] is m for n, m in before.manga.items())
+    why = f"the library at {library_dir} cannot be read (No such file or directory): is it mounted?"
+    assert kept.unavailable == why
+    assert service.unavailable() == kept.unavailable and service.health()["unavailable"] == kept.unavailable
+    service.request_scan(full=True, wait=True, timeout=10)  # still gone: no second incident
+    (tmp_path / "unmounted").rename(library_dir)
+    report = service.request_scan(wait=True, timeout=10)
+    assert report["error"] is None and index.current().unavailable is None and len(index.current()) == 2
+    assert service.unavailable() is None
+    found = [i for i in incidents.read(data_dir) if i["kind"] in ("library-unavailable", "scan-failed")]
+    assert [i["kind"] for i in found] == ["library-unavailable"]
+    assert str(library_dir) in found[0]["message"]
+
+
+def test_a_library_missing_at_start_is_unavailable_with_the_last_index(configured, library_dir, tmp_path, data_dir):
+    service.start()
+    service.request_scan(wait=True, timeout=10)
+    service.stop()
+    library_dir.rename(tmp_path / "unmounted")
+    index.replace(index.Index())
+    service.start()
+    assert wait_for(lambda: index.current().unavailable is not None)
+    assert sorted(index.current().manga) == ["Long Scroll", "Moon Garden"]  # the snapshot, kept
+    assert [i["kind"] for i in incidents.read(data_dir)] == ["library-unavailable"]
+
+
+def test_a_library_missing_at_the_first_start_is_unavailable_not_empty(configured, library_dir, tmp_path):
+    library_dir.rename(tmp_path / "unmounted")
+    service.start()
+    assert wait_for(lambda: index.current().unavailable is not None)
+    assert len(index.current()) == 0 and "cannot be read" in service.unavailable()
 
 
 def test_it_survives_a_failing_hook(configured):

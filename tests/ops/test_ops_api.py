@@ -35,15 +35,16 @@ def wait_backup(admin, runs):
 def test_it_counts_open_incidents_in_the_overview_and_the_nav_and_acknowledges_them(server, admin, data_dir):
     for kind in incidents.KINDS:
         incidents.record(kind, "reader", f"{kind} happened", data_dir=data_dir)
-    assert admin.get("/api/admin")[2]["openIncidents"] == 6
+    count = len(incidents.KINDS)
+    assert admin.get("/api/admin")[2]["openIncidents"] == count
     page = admin.get("/settings/admin/users/")[2].decode()
-    assert re.search(r"Incidents &amp; health <span class=\"nav-badge\"[^>]*>6</span>", page)
+    assert re.search(rf"Incidents &amp; health <span class=\"nav-badge\"[^>]*>{count}</span>", page)
     listed = admin.get("/api/admin/incidents")[2]
     assert {i["kind"] for i in listed["incidents"]} == set(incidents.KINDS)
     first = listed["incidents"][0]["id"]
-    assert admin.post("/api/admin/incidents", {"acknowledge": first})[2] == {"acknowledged": 1, "open": 5}
+    assert admin.post("/api/admin/incidents", {"acknowledge": first})[2] == {"acknowledged": 1, "open": count - 1}
     assert admin.post("/api/admin/incidents", {"acknowledge": 7})[0] == 400
-    assert admin.post("/api/admin/incidents", {"acknowledge": "all"})[2] == {"acknowledged": 5, "open": 0}
+    assert admin.post("/api/admin/incidents", {"acknowledge": "all"})[2] == {"acknowledged": count - 1, "open": 0}
     assert admin.get("/api/admin")[2]["openIncidents"] == 0
     assert "nav-badge" not in admin.get("/settings/admin/users/")[2].decode()
     health_page = admin.get("/settings/admin/health/?state=all")[2].decode()

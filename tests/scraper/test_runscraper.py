@@ -144,8 +144,10 @@ def test_it_survives_repeated_kill_9_mid_chapter(scraper_proc, tmp_path, site, l
 
 
 @pytest.mark.process
-def test_it_refuses_to_start_without_a_library(tmp_path):
+def test_once_refuses_at_once_without_a_library(tmp_path):
+    """Without --once it waits for the library instead (test_library_wait.py)."""
     env = {**os.environ, "DATA": str(tmp_path / "data"), "LIBRARY": str(tmp_path / "missing"), "SECRET_KEY": "x"}
     done = subprocess.run([sys.executable, "manage.py", "runscraper", "--once"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=30)
-    assert done.returncode != 0 and "is not a folder" in done.stderr
+    assert done.returncode != 0
+    assert f"cannot run now: the library at {tmp_path / 'missing'} cannot be read" in done.stderr

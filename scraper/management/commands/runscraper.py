@@ -6,6 +6,9 @@ The shape follows healthchecks' sendalerts: `process_one_job()` is the unit (tes
 `handle()` loops over it and sleeps in 1-second slices when there is nothing to do, and
 SIGINT/SIGTERM set `shutdown` so the worker stops at the next page boundary with its
 checkpoint saved. `--once` drains the queue (what can run now) and exits.
+
+A LIBRARY that is missing or read-only does not stop the daemon: it waits for it (daemon.py), so
+a supervisor does not see it crash again and again. `--once` refuses at once instead.
 """
 import signal
 import time
@@ -35,9 +38,8 @@ class Command(BaseCommand):
         """Take the lock and load the queue; CommandError with what to do when that fails."""
         from scraper.daemon import Daemon
 
-        if settings.LIBRARY is None or not settings.LIBRARY.is_dir():
-            raise CommandError(f"LIBRARY ({settings.LIBRARY or 'not set'}) is not a folder: "
-                               "the scraper publishes chapters into it")
+        if settings.LIBRARY is None:
+            raise CommandError("LIBRARY is not set: the scraper publishes chapters into it")
         try:
             locks.hold(settings.DATA / "scraper" / ".lock", "MangaCircus scraper")
             secretkey.ensure()
@@ -70,6 +72,9 @@ class Command(BaseCommand):
             self.stdout.write("runscraper is now running")
             self.stdout.flush()
             if options["once"]:
+                if daemon.library_problem:
+                    raise CommandError(f"cannot run now: {daemon.library_problem} "
+                                       "(the scraper publishes chapters into it)")
                 while self.process_one_job() and not self.shutdown:
                     pass
                 return
