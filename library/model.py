@@ -165,11 +165,55 @@ class Book:
         return f"<Book {self.key} {len(self.chapters)} chapters>"
 
 
+Run = tuple[Book, tuple[Chapter, ...]]  # consecutive chapters of one book in reading order
+
+
+def _number(key: str) -> tuple[Any, ...]:
+    return key_order(key)[:3]  # (extra, whole, fraction): equal for equal chapter numbers
+
+
+def reading_runs(books: Iterable[Book]) -> list[Run]:
+    """The reading order of a manga's books (docs/library.md, "Order"), as runs of one book each.
+
+    1. Books by key: book "0" (chapters standing in the manga folder), the numbered books, the
+       extras books (x…).
+    2. Each numbered book's first chapter number: its smallest chapter key that is no extra.
+    3. Each numbered chapter of book "0" goes right before the first numbered book whose first
+       chapter number is greater than its own; after the last numbered book when none is (a tie,
+       a whole-volume archive read as its chapter 1, numbering that restarts in each book). Its
+       extra chapters (x…) go with its last numbered one.
+    4. Extras books last. Book "0" can so come in several runs; a chapter's id never changes.
+    """
+    ordered = sorted(books, key=lambda b: key_order(b.key))
+    loose = next((b for b in ordered if b.key == "0"), None)
+    numbered = [b for b in ordered if b.key != "0" and not b.extra]
+    extras = [b for b in ordered if b.extra]
+    if loose is None or not numbered:
+        return [(b, tuple(b.chapters)) for b in ordered]
+    firsts = [next((_number(c.key) for c in b.chapters if not c.key.startswith("x")), None) for b in numbered]
+    slots: list[list[Chapter]] = [[] for _ in range(len(numbered) + 1)]
+    slot = len(numbered)  # where loose extras go when no numbered loose chapter precedes them
+    for c in loose.chapters:  # numbered ones first, extras after (Book sorts them so)
+        if not c.key.startswith("x"):
+            n = _number(c.key)
+            slot = next((i for i, first in enumerate(firsts) if first is not None and first > n), len(numbered))
+        slots[slot].append(c)
+    runs: list[Run] = []
+    for i, book in enumerate(numbered):
+        if slots[i]:
+            runs.append((loose, tuple(slots[i])))
+        runs.append((book, tuple(book.chapters)))
+    if slots[-1]:
+        runs.append((loose, tuple(slots[-1])))
+    return runs + [(b, tuple(b.chapters)) for b in extras]
+
+
 class Manga:
-    """A manga folder. `cover` is a path relative to LIBRARY or None; `added`/`updated` are ms."""
+    """A manga folder. `cover` is a path relative to LIBRARY or None; `added`/`updated` are ms.
+    `books` are in key order; the reading order is `runs()` and `chapters()`."""
 
     __slots__ = ("name", "title", "sort_title", "meta", "direction", "cover", "books", "added", "updated",
-                 "stamp", "watch", "warnings", "_by_id", "_chapters", "_counts", "_archives")
+                 "stamp", "watch", "warnings", "_by_id", "_runs", "_chapters", "_counts", "_archives")
 
     def __init__(self, name: str, books: Iterable[Book], *, title: str, sort_title: str, meta: dict[str, Any],
                  direction: str, cover: str | None, added: int, updated: int, stamp: int,
@@ -187,6 +231,7 @@ class Manga:
         self.watch = tuple(watch)  # (path, stamp) of folders skipped or empty, checked like the others
         self.warnings = tuple(warnings)  # (kind, path, message)
         self._by_id: dict[str, Chapter] | None = None
+        self._runs: tuple[Run, ...] | None = None
         self._chapters: tuple[Chapter, ...] | None = None
         self._counts: tuple[int, int, int, int] | None = None
         self._archives: dict[str, list[Version]] | None = None
@@ -222,10 +267,18 @@ class Manga:
             self._archives = found
         return self._archives
 
+    def runs(self) -> list[Run]:
+        """The reading order as [(book, its chapters in this run)] (reading_runs): what lists a
+        manga's chapters under book headings. Book "0" may come in more than one run."""
+        if self._runs is None:
+            self._runs = tuple(reading_runs(self.books))
+        return list(self._runs)
+
     def chapters(self) -> list[Chapter]:
-        """Every chapter in reading order: books in order (extras after the numbered ones)."""
+        """Every chapter in reading order (reading_runs): the one order of the manga page,
+        "Continue", the reader's next and previous, the Komga API and OPDS."""
         if self._chapters is None:
-            self._chapters = tuple(c for b in self.books for c in b.chapters)
+            self._chapters = tuple(c for _, chapters in self.runs() for c in chapters)
         return list(self._chapters)
 
     def chapter(self, cid: str) -> Chapter | None:
