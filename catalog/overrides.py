@@ -5,6 +5,8 @@
 the library page's filter and /api/library and /api/manga read them through `merge()`; the cover
 thumbnail through `cover_path()` (registered with library.thumbs at start).
 """
+from django.conf import settings
+
 from library import meta as library_meta
 from mangacircus.errors import Invalid
 
@@ -127,8 +129,15 @@ def title(manga):
     return get(manga.name).get("title") or manga.title
 
 
-def direction(name, default):
-    return get(name).get("direction") or default
+def manga_direction(manga):
+    """(direction, where it comes from) of a manga, the catalog's override first (library.meta)."""
+    return library_meta.manga_direction(manga, get(manga.name).get("direction"), settings.DEFAULT_DIRECTION)
+
+
+def version_direction(manga, version):
+    """The direction one version of `manga` is read in: its chapter.json, then the override, then the
+    folder's files (library.meta.version_direction)."""
+    return library_meta.version_direction(version, manga, get(manga.name).get("direction"))
 
 
 def cover_path(manga):

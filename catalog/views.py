@@ -6,12 +6,14 @@ as it is now and a message, never applied. Other refusals come back as a message
 import json
 from urllib.parse import quote
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from library import index as library_index
+from library import meta as library_meta
 from mangacircus.errors import Conflict, Invalid, NotFound
 from mangacircus.pages import page, render_section
 
@@ -195,6 +197,10 @@ def metadata(request, name):
     folder_meta = manga.meta if isinstance(manga.meta, dict) else {}
     folder_tags = [t for t in folder_meta.get("tags", []) if isinstance(t, str)] if isinstance(
         folder_meta.get("tags"), list) else []
+    # what the folder's files say without an override, and which of them says it (library.meta)
+    shown, source = library_meta.manga_direction(manga, None, settings.DEFAULT_DIRECTION)
+    folder_direction = {"value": shown, "name": library_meta.DIRECTION_NAMES.get(shown, shown),
+                        "source": library_meta.DIRECTION_SOURCES[source]}
 
     def render_get(error=None):
         over = overrides.get(name)
@@ -202,7 +208,7 @@ def metadata(request, name):
         return render_section(request, "catalog/metadata.html", "admin", "catalog", rev=store.revision(), manga=manga,
                               over=over, tags=tags, covers=_cover_choices(manga), error=error,
                               current_cover=json.dumps(over["cover"]) if over.get("cover") else "",
-                              directions=("rtl", "ltr", "ttb"))
+                              directions=library_meta.DIRECTION_NAMES.items(), folder_direction=folder_direction)
 
     if request.method == "GET":
         return render_get()

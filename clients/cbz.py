@@ -12,6 +12,7 @@ from xml.sax.saxutils import escape
 
 from django.http import StreamingHttpResponse
 
+from catalog import overrides
 from library import files
 from reader import lookup
 
@@ -91,7 +92,8 @@ def _writer(manga):
 def chapter_response(manga, chapter, version):
     label = lookup.chapter_label(chapter)
     info = comic_info(series=manga.title, number=chapter.key if chapter.book == "0" else chapter.id,
-                      title=chapter.title or label, direction=version.direction, pages=version.page_count,
+                      title=chapter.title or label, direction=overrides.version_direction(manga, version),
+                      pages=version.page_count,
                       summary=str(manga.meta.get("description") or ""), writer=_writer(manga))
     return _response(f"{manga.title} - {label}.cbz", _entries(version), info)
 
@@ -104,7 +106,8 @@ def book_response(manga, book, versions):
         entries += _entries(version, f"{n:04d} {lookup.chapter_label(chapter)}/")
     heading = lookup.book_heading(book) or manga.title
     pages = sum(v.page_count for _, v in versions)
-    direction = versions[0][1].direction if versions else manga.direction
+    direction = (overrides.version_direction(manga, versions[0][1]) if versions
+                 else overrides.manga_direction(manga)[0])
     info = comic_info(series=manga.title, number=book.key, title=book.title or heading, direction=direction,
                       pages=pages, summary=str(manga.meta.get("description") or ""), writer=_writer(manga))
     return _response(f"{manga.title} - {heading}.cbz", entries, info)

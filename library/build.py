@@ -20,7 +20,7 @@ from . import comicinfo
 from . import meta as metadata
 from .build_archive import ArchiveBuilding, ArchiveSlot, BookInfo
 from .folders import join
-from .model import UNSETTLED, Book, Chapter, Manga, Version, stamp_ms, stamp_mtime_ns, stamp_of
+from .model import UNSETTLED, Book, Chapter, Manga, Version, reading_runs, stamp_ms, stamp_mtime_ns, stamp_of
 from .names import (
     IMAGE_EXTENSIONS,
     ChapterName,
@@ -63,6 +63,7 @@ class MangaBuilder(ArchiveBuilding):
         self.warnings = []
         self.watch = []
         self.slots = {}  # book key → [Slot]
+        self.archive_folders = []  # (entry, rel, listing) of unnamed folders of archives (_archives_folder)
         self.book_info = {}  # book key → BookInfo
         self.meta = None
         self.settling = 0  # chapter folders left out until they settle
@@ -87,6 +88,9 @@ class MangaBuilder(ArchiveBuilding):
         files = [e for e in entries if not e.is_dir]
         if any(e.name == "manga.json" for e in files):
             self.meta = self._read_meta(os.path.join(path, "manga.json"), join(name, "manga.json"))
+        if any(e.name == "series.json" for e in files):  # Mylar's, under manga.json
+            mylar = metadata.mylar(self._read_meta(os.path.join(path, "series.json"), join(name, "series.json")))
+            self.meta = {**mylar, **(self.meta or {})} if mylar else self.meta
         cover = next((e for e in files if is_page(e.name) and e.name.rpartition(".")[0].casefold() == "cover"), None)
         loose = [e for e in files if is_page(e.name) and e is not cover]
         old = self.old
@@ -101,12 +105,14 @@ class MangaBuilder(ArchiveBuilding):
                 self._archive_file(e, name)
             else:
                 warn_unread(self.warn, name, e.name)
+        self._read_archive_folders()
         books = self._books()
         versions = [v for b in books for c in b.chapters for v in c.versions]
         if not books:
             manga = self._manga_inside()
             if manga:
-                self.warnings = [w for w in self.warnings if w[0] != "skipped-folder"]
+                inside = tuple(join(name, m) + "/" for m in manga)  # said by the one warning below
+                self.warnings = [w for w in self.warnings if w[0] != "skipped-folder" and not w[1].startswith(inside)]
                 self.warn("manga-folders", name, f"holds manga folders ({', '.join(manga[:3])}), not chapters: "
                           "this looks like a downloader's folder of one source (<source>/<manga>/<chapter>). "
                           "LIBRARY must be the folder whose sub-folders are manga: point it at this folder, "
@@ -114,11 +120,10 @@ class MangaBuilder(ArchiveBuilding):
             elif not self.settling:
                 self.warn("skipped-folder", name, "no chapters found in this manga folder")
             self.watch.append((name, stamp))
-        # ComicInfo.xml fills in what manga.json does not say, from the first chapter that has one.
-        series = next((v.meta["comicInfoSeries"] for v in versions if "comicInfoSeries" in v.meta), {})
-        merged = {**{k: v for k, v in series.items() if k != "direction"}, **(self.meta or {})}
-        self.meta = merged if series else self.meta
-        title = metadata.text(self.meta, "title") or name
+        # ComicInfo.xml fills in what manga.json does not say: each field from the first chapter, in
+        # reading order, that has it; a whole-volume archive's Title names its book (meta.with_comic_info).
+        books, self.meta, series = metadata.with_comic_info(books, self.meta)
+        title = metadata.text(self.meta, "title") or metadata.folder_title(name)
         sizes = (size for v in versions for size in v.sizes())
         updated = max((stamp_ms(v.stamp) for v in versions), default=stamp_ms(stamp))
         return Manga(
@@ -164,26 +169,44 @@ class MangaBuilder(ArchiveBuilding):
             self._slot("0", Slot(e.path, self.name, e.name, None))
 
     def _archives_folder(self, e):
-        """A folder of the manga folder whose name says nothing and that holds archives but no pages
-        (`Series - Bonus/…zip`): True once its archives are slotted as if they lay in the manga folder."""
+        """A folder of the manga folder whose name says nothing and that holds archives but neither
+        pages nor chapter folders (`Series - Bonus/…zip`): True when it is one, kept for
+        _read_archive_folders(), which decides whether it is part of this manga or a manga itself."""
         rel = join(self.name, e.name)
         try:
             entries = self.scan.listing(e.path, rel, self.warn)
         except OSError:
             return False
-        archived = [x for x in entries if not x.is_dir and is_archive(x.name)]
-        if not archived or any(not x.is_dir and is_page(x.name) for x in entries):
+        if not any(not x.is_dir and is_archive(x.name) for x in entries):
             return False
-        self.scan.work["stats"] += 1
-        self.watch.append((rel, stamp_of(e.st or os.stat(e.path))))
-        for x in entries:
-            if is_archive(x.name) and not x.is_dir:
-                self._archive_file(x, rel)
-            elif x.is_dir:
-                self.warn("skipped-folder", join(rel, x.name), "folders inside a folder of archives are not read")
-            else:
-                warn_unread(self.warn, rel, x.name)
+        if any(not x.is_dir and is_page(x.name) for x in entries) \
+                or any(x.is_dir and parse_entry(x.name, (e.name,)) for x in entries):
+            return False
+        self.archive_folders.append((e, rel, entries))
         return True
+
+    def _own_chapters(self):
+        return any(not (isinstance(slot, Slot) and slot.parsed is None and slot.pages is None)
+                   for slots in self.slots.values() for slot in slots)
+
+    def _read_archive_folders(self):
+        """Folders of archives are this manga's (a bonus folder) when it has chapters of its own;
+        with nothing else they are manga folders (a downloader's source folder, a publisher folder),
+        left for the `manga-folders` warning (_manga_inside)."""
+        if not self._own_chapters():
+            for e, _, _ in self.archive_folders:
+                self._slot("0", Slot(e.path, self.name, e.name, None))
+            return
+        for e, rel, entries in self.archive_folders:
+            self.scan.work["stats"] += 1
+            self.watch.append((rel, stamp_of(e.st or os.stat(e.path))))
+            for x in entries:
+                if is_archive(x.name) and not x.is_dir:
+                    self._archive_file(x, rel)
+                elif x.is_dir:
+                    self.warn("skipped-folder", join(rel, x.name), "folders inside a folder of archives are not read")
+                else:
+                    warn_unread(self.warn, rel, x.name)
 
     def _book_folder(self, e, book):
         s = self.scan
@@ -275,7 +298,7 @@ class MangaBuilder(ArchiveBuilding):
             for e in entries:  # listed, so never an ignored name: the extension alone makes a page
                 (pages if not e.is_dir and extension(e.name) in IMAGE_EXTENSIONS else others).append(e)
             archived = [e for e in others if not e.is_dir and is_archive(e.name)]
-            if archived and not pages:  # Series/Chapter 1/01.cbz: the folder's archives are its versions
+            if archived and not pages and slot.parsed is not None:  # Series/Chapter 1/01.cbz: the folder's archives are its versions
                 for e in archived:
                     self._archive_file(e, rel, key, slot.parsed)
                 self.watch.append((rel, stamp))
@@ -417,8 +440,9 @@ def _cached(entry):
 
 
 def _first_page(books):
-    for b in books:
-        for c in b.chapters:
+    """The cover when the manga folder has none: the first page of the first chapter in reading order."""
+    for _, chapters in reading_runs(books):
+        for c in chapters:
             v = c.ranked()[0]
             return f"{v.path}/{v.files()[0]}"
     return None

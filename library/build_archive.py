@@ -15,7 +15,7 @@ from . import archives, comicinfo
 from . import meta as metadata
 from .folders import join
 from .model import UNSETTLED, Version, stamp_of
-from .names import ArchiveName, BookName, ChapterName, loose_chapter, number_key, parse_archive, source_of
+from .names import ArchiveName, ChapterName, loose_chapter, parse_archive, source_of
 
 
 class ArchiveSlot(NamedTuple):
@@ -35,12 +35,10 @@ class BookInfo(NamedTuple):
     stamp: int | None
 
 
-def _from_comic_info(info, name, in_book):
-    """ArchiveName from ComicInfo.xml's Number and Volume (for a name without a number), or None."""
-    number, volume = comicinfo.number((info or {}).get("Number")), comicinfo.number((info or {}).get("Volume"))
-    book = BookName(number_key(volume), None) if volume and not in_book else None
-    chapter = ChapterName(number_key(number), None, source_of(name)) if number else None
-    return ArchiveName(book, chapter) if book or chapter else None
+def _from_comic_info(info, name, in_book, named=None):
+    """ArchiveName from ComicInfo.xml's Number and Volume for a name that gives no number, or only a
+    position (`named.leading`; pass `named` to keep its title and source), or None (comicinfo.numbered)."""
+    return comicinfo.numbered(info, named, in_book, source_of(name))
 
 
 class ArchiveBuilding:
@@ -85,7 +83,7 @@ class ArchiveBuilding:
         if chapter is not None:
             named = ArchiveName(None, chapter)
         elif named is None or named.leading:  # no number, or only a leading one that may be a position
-            named = _from_comic_info(listing.info, e.name, in_book) or named
+            named = _from_comic_info(listing.info, e.name, in_book, named) or named
         key = book_key or (named.book.key if named and named.book else "0")
         if named and named.book and not in_book:
             self.book_info.setdefault(key, BookInfo(named.book.title if named.chapter is None else None, None, None))
@@ -111,6 +109,9 @@ class ArchiveBuilding:
         info, named, listing = slot.listing.info, slot.named, slot.listing
         ci = comicinfo.manga_fields(info)
         ci_direction = {"direction": ci["direction"]} if "direction" in ci else None
+        fields = comicinfo.chapter_fields(info)
+        if named and named.chapter is None and fields.get("title"):
+            fields["bookTitle"] = fields["title"]  # a whole volume's Title names its book (meta.with_comic_info)
         found = []
         single = len(slot.parts) == 1 and not slot.parts[0].prefix
         for part in slot.parts:
@@ -121,13 +122,14 @@ class ArchiveBuilding:
                     parsed = ChapterName("1", None, None)
                 else:
                     parsed = None
-                meta = comicinfo.chapter_fields(info)
+                meta = fields
                 name_part = parsed or loose_chapter(os.path.splitext(slot.name)[0], self._series())
                 dir, title = slot.dir, metadata.text(meta, "title") or name_part.title
                 source = name_part.source
             else:
-                parsed, meta = part.parsed, {k: v for k, v in comicinfo.chapter_fields(info).items()
-                                             if k == "comicInfoSeries"}
+                # one of its chapters: the archive's Title and Number are not this chapter's, its tags are
+                parsed, meta = part.parsed, {k: v for k, v in fields.items()
+                                             if k in ("comicInfoSeries", "tags", "bookTitle")}
                 parent = part.prefix.rpartition("/")[0]
                 dir = f"{slot.rel}/{parent}" if parent else slot.rel
                 title, source = parsed.title, parsed.source

@@ -6,15 +6,21 @@ hardened: any DOCTYPE or entity declaration is refused before it could expand (n
 no external entities), and the file is capped at MAX_BYTES. Only the fields below are kept.
 
 What wins: manga.json and chapter.json, then ComicInfo, then names. Ids still come from names: a
-Number or Volume is used only where the name gives none (docs/library.md).
+Number or Volume is used only where the name gives none, or only a position (`numbered()`).
+
+As Komga reads it: Genre is the manga's (its genres), Tags are the chapter's (the book's in Komga);
+the manga's fields come from its chapters' files, each field from the first chapter in reading
+order that has it (`series_fields()`), so a chapter without a field never erases it.
 """
 import re
 from xml.parsers import expat
 
+from .names import ArchiveName, BookName, ChapterName, number_key, parse_entry
+
 MAX_BYTES = 1 << 20
 MAX_FIELD = 16 << 10
 TEXT_FIELDS = ("Series", "Title", "Number", "Volume", "Summary", "Writer", "Penciller", "Genre", "Tags", "Web",
-               "LanguageISO", "Manga", "Count", "Year")
+               "LanguageISO", "Manga", "Count", "Year", "Publisher")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
@@ -83,12 +89,12 @@ def _int(value):
 
 
 def manga_fields(info):
-    """The manga.json fields a ComicInfo fills in when manga.json does not have them."""
+    """The manga.json fields a ComicInfo fills in when manga.json does not have them (Genre → genres)."""
     if not info:
         return {}
     out = {"title": info.get("Series"), "description": info.get("Summary"), "authors": _split(info.get("Writer")),
            "artists": _split(info.get("Penciller")), "language": info.get("LanguageISO"),
-           "tags": list(dict.fromkeys(_split(info.get("Genre")) + _split(info.get("Tags")))),
+           "genres": list(dict.fromkeys(_split(info.get("Genre")))), "publisher": info.get("Publisher"),
            "year": _int(info.get("Year")), "count": _int(info.get("Count"))}
     urls = [u for u in (info.get("Web") or "").split() if u.startswith(("http://", "https://"))]
     if urls:
@@ -101,16 +107,65 @@ def manga_fields(info):
     return {k: v for k, v in out.items() if v}
 
 
+def series_fields(found):
+    """The manga's fields from its chapters' manga_fields() dicts, given in reading order: each field
+    from the first that has it (a small bonus chapter without Writer or Genre never erases them)."""
+    out = {}
+    for fields in found:
+        for key, value in (fields or {}).items():
+            out.setdefault(key, value)
+    return out
+
+
 def chapter_fields(info):
-    """The chapter.json fields a ComicInfo fills in when chapter.json does not have them."""
+    """The chapter.json fields a ComicInfo fills in when chapter.json does not have them (Tags → tags)."""
     if not info:
         return {}
-    out = {"title": info.get("Title"), "description": info.get("Summary"), "language": info.get("LanguageISO"),
-           "number": number(info.get("Number")), "volume": number(info.get("Volume"))}
+    out = {"title": title(info.get("Title")), "description": info.get("Summary"), "language": info.get("LanguageISO"),
+           "number": number(info.get("Number")), "volume": number(info.get("Volume")),
+           "tags": list(dict.fromkeys(_split(info.get("Tags"))))}
     series = manga_fields(info)
     if series:
         out["comicInfoSeries"] = series  # the manga's fields, for the manga this chapter is in (build.py)
     return {k: v for k, v in out.items() if v}
+
+
+def title(value):
+    """ComicInfo's Title, or its title part when it is a whole chapter name, as Mihon and Suwayomi
+    write it ("Vol.1 Ch.3 - Arrival in Tokyo" → "Arrival in Tokyo", "Chapter 13" → None): the names'
+    rules (library/release.py) read it. A Title that only starts with a number stays whole."""
+    if not value:
+        return None
+    named = parse_entry(value)
+    if named is None or named.leading:
+        return value
+    part = named.chapter or named.book
+    return part.title if part else value
+
+
+def numbered(info, named=None, in_book=False, source=None):
+    """ArchiveName from ComicInfo's Number and Volume, for a name that gives no number (`named` None)
+    or only a position (`named.leading`: FMD's `0004 - Title`, a list index). None when ComicInfo
+    gives neither.
+
+    Number replaces the name's chapter number; Volume gives the book, except in a book folder (the
+    folder's book wins there). What else the name says stays: its title, its source (else `source`),
+    its book when ComicInfo has no Volume, and its chapter number when ComicInfo has only a Volume.
+    With no chapter from either, the archive is a whole volume.
+    """
+    chapter_no, volume = number((info or {}).get("Number")), number((info or {}).get("Volume"))
+    if not chapter_no and not volume:
+        return None
+    given = named.chapter if named else None
+    book = BookName(number_key(volume), None) if volume and not in_book else (named.book if named else None)
+    if chapter_no:
+        chapter = ChapterName(number_key(chapter_no), given.title if given else None,
+                              given.source if given and given.source else source)
+    else:
+        chapter = given
+    if book is None and chapter is None:
+        return None
+    return ArchiveName(book, chapter, bool(named and named.span and chapter is given))
 
 
 def page_types(info, count):

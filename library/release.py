@@ -81,6 +81,10 @@ _TOKEN_INSIDE = re.compile(rf"{_B}(?:volume|vol|v|chapters?|chap|ch|c){_SEP}{_N}
 _LONG_TOKEN = re.compile(rf"^\s*(?:volume|vol\.?|chapter|ch\.)\s*{_N}\s*$", re.I)
 _MIHON = re.compile(
     r"^(?P<who>[^_\[\]()]+?)_(?=(?:chapter|chap|ch|vol|volume|episode|ep)\b\.?\s*[0-9]|(?:ch|vol)\.[0-9])", re.I)
+# Ids downloaders append so that two chapters never share a folder: Mihon's `_` + 6 hex digits of an
+# md5 (since v0.19.2), Houdoku's ` - <uuid>`. Neither is a title.
+_MIHON_HASH = re.compile(r"_[0-9a-f]{6}$")
+_UUID = re.compile(r"\s*-?\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 _POSITION = re.compile(r"^[0-9]+\s*-\s*(?=\S)")
 _LEADING_SEP = re.compile(r"^[\s_.\-:,~+]+")
 _TRAILING_SEP = re.compile(r"[\s_\-:,~]+$")
@@ -178,7 +182,9 @@ def read(stem, series=()):
     """The Release of one folder name or archive stem (without its extension). Cached: a full scan
     reads every name again, and names repeat from scan to scan."""
     text, groups, leading_group = _take_groups(stem)
-    text = _take_parens(text)
+    text = _UUID.sub("", _take_parens(text))
+    if _MIHON_HASH.search(text) and len(re.findall(r"[^\W_]_[^\W_]", text[:-7])) <= 1:  # a scanlator's `_` at most
+        text = text[:-7]
     mihon = _MIHON.match(text.strip())
     source = None
     # Mihon writes "<scanlator>_<chapter name>": one underscore, the chapter name spaced. A name of

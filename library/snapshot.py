@@ -23,7 +23,7 @@ from .model import Book, Chapter, Manga, Version
 
 log = logging.getLogger(__name__)
 
-VERSION = 2  # 2: versions read from archives (archive, tags)
+VERSION = 3  # 2: versions read from archives (archive, tags); 3: genres, chapter tags and book titles from ComicInfo
 CACHE_VERSION = 1  # archives were added as entries of their own ("a"); old caches stay usable
 MAX_BYTES = 1 << 30
 

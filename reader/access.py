@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from accounts import users as accounts_users
 from library import index as library_index
+from library import meta as library_meta
 from mangacircus import db
 from mangacircus.errors import Invalid
 
@@ -79,14 +80,14 @@ def _rule(user: UserRef) -> Rule | None:
 
 
 def manga_tags(manga: Manga) -> frozenset[str]:
-    """The manga's tags, casefolded, cached per Manga object (the index never changes one)."""
+    """The manga's tags, genres and its chapters' tags, casefolded, cached per Manga object (the index
+    never changes one). Genres count: a hidden "Adult" hides the manga whichever list says it."""
     hit = _tags.get(manga.name)
     if hit is not None and hit[0] is manga:
         return hit[1]
     meta = manga.meta if isinstance(manga.meta, dict) else {}
-    raw = meta.get("tags")
-    tags = frozenset(t.strip().casefold() for t in (raw if isinstance(raw, list) else [raw])
-                     if isinstance(t, str) and t.strip())
+    tags = frozenset(t.casefold() for t in library_meta.strings(meta, "tags") + library_meta.genres(meta)
+                     + library_meta.chapter_tags(meta))
     with _tags_lock:
         _tags[manga.name] = (manga, tags)
     return tags

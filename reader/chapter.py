@@ -50,11 +50,12 @@ def _neighbour(manga, chapter):
 
 
 def _books(manga, done):
+    """The chapter picker: the runs of the reading order (Manga.runs(); book "0" may come more than once)."""
     return [{
         "key": book.key, "title": book.title, "extra": bool(book.extra),
         "chapters": [{"id": c.id, "key": c.key, "title": c.title, "read": c.id in done,
-                      "url": lookup.read_url(manga.name, c)} for c in book.chapters],
-    } for book in manga.books]
+                      "url": lookup.read_url(manga.name, c)} for c in chapters],
+    } for book, chapters in manga.runs()]
 
 
 def chapter_payload(user, manga_name, cid, version_name=None):
@@ -75,9 +76,8 @@ def chapter_payload(user, manga_name, cid, version_name=None):
         "chapter": {"id": chapter.id, "book": chapter.book, "key": chapter.key, "title": chapter.title,
                     "label": lookup.chapter_label(chapter)},
         "version": version.name,
-        # a chapter.json's direction wins over a curator's direction for the manga, as over manga.json's
-        "direction": version.direction if version.meta.get("direction") else overrides.direction(
-            manga.name, version.direction),
+        # chapter.json, then a curator's direction for the manga, then the folder's (docs/library.md)
+        "direction": overrides.version_direction(manga, version),
         "pages": pages,
         "versions": ranked,
         "prev": _neighbour(manga, order[at - 1] if at > 0 else None),

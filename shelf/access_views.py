@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from accounts import rules
+from library import meta as library_meta
 from mangacircus.errors import Invalid, NotFound
 from mangacircus.http import api, field, text_field
 from mangacircus.pages import page, render_section
@@ -15,13 +16,13 @@ from . import summaries
 
 
 def _library_tags(index):
-    """Every tag of the library, each once (the first spelling met), in alphabetical order."""
+    """Every tag and genre of the library, chapters' tags too (what a restriction can hide: reader.access),
+    each once (the first spelling met), in alphabetical order."""
     seen = {}
     for manga in index.sorted():
-        raw = manga.meta.get("tags") if isinstance(manga.meta, dict) else None
-        for tag in raw if isinstance(raw, list) else ():
-            if isinstance(tag, str) and tag.strip():
-                seen.setdefault(tag.strip().casefold(), tag.strip())
+        meta = manga.meta if isinstance(manga.meta, dict) else {}
+        for tag in library_meta.strings(meta, "tags") + library_meta.genres(meta) + library_meta.chapter_tags(meta):
+            seen.setdefault(tag.casefold(), tag)
     return sorted(seen.values(), key=str.casefold)
 
 

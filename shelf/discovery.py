@@ -49,8 +49,9 @@ def features(index):
             override = overrides.get(name)
             hidden = set(override.get("hiddenTags", ()))
             authors = frozenset(a.casefold() for a in _strings(meta.get("authors")) + _strings(meta.get("artists")))
-            tags = frozenset(t.casefold() for t in _strings(meta.get("tags")) + override.get("tags", [])
-                             if t not in hidden)
+            # genres count as tags here: ComicInfo libraries say what a manga is about in Genre
+            tags = frozenset(t.casefold() for t in _strings(meta.get("tags")) + _strings(meta.get("genres"))
+                             + override.get("tags", []) if t not in hidden)
             by_name[name] = (authors, tags)
             for a in authors:
                 by_author.setdefault(a, []).append(name)

@@ -1,14 +1,15 @@
-"""The library filter: `tag:Fantasy author:"Aya Kisaragi" status:ongoing moon` (docs/using.md).
+"""The library filter: `genre:Fantasy tag:Isekai author:"Aya Kisaragi" status:ongoing moon` (docs/using.md).
 
-Words are ANDed. A plain word must appear in the title, folder name, alternative titles, authors
-or artists. `tag:` matches a tag exactly (case aside), `author:` (or `artist:`) a part of an
+Words are ANDed. A plain word must appear in the title, folder name, alternative titles, authors,
+artists, tags or genres. `genre:` matches a genre exactly (case aside), `tag:` a tag of the manga
+or of any of its chapters (as Komga's series filter does), `author:` (or `artist:`) a part of an
 author's or artist's name, `status:` the status exactly. A value with spaces goes in double
 quotes. An unknown `kind:` is a plain word, so a title with a colon still matches.
 """
 import re
 from urllib.parse import urlencode
 
-KINDS = {"tag": "tag", "author": "author", "artist": "author", "status": "status"}
+KINDS = {"tag": "tag", "genre": "genre", "author": "author", "artist": "author", "status": "status"}
 _TERM = re.compile(r'(?:(\w+):)?(?:"([^"]*)"?|(\S*))')
 
 
@@ -16,7 +17,7 @@ class Term:
     __slots__ = ("kind", "value", "key")
 
     def __init__(self, kind, value):
-        self.kind = kind  # "word", "tag", "author" or "status"
+        self.kind = kind  # "word", "tag", "genre", "author" or "status"
         self.value = value
         self.key = value.casefold()
 
@@ -32,6 +33,8 @@ class Term:
     def matches(self, summary):
         if self.kind == "tag":
             return self.key in summary.tag_keys
+        if self.kind == "genre":
+            return self.key in summary.genre_keys
         if self.kind == "author":
             return any(self.key in person for person in summary.people)
         if self.kind == "status":
@@ -82,9 +85,11 @@ def chips(terms, sort="title"):
 
 
 def facets(summaries, terms, sort="title", limit=40):
-    """Tags and statuses of the manga shown, with counts and the query that adds each."""
-    tags, statuses = {}, {}
+    """Genres, tags and statuses of the manga shown, with counts and the query that adds each."""
+    genres, tags, statuses = {}, {}, {}
     for s in summaries:
+        for genre in s.genres:
+            genres.setdefault(genre.casefold(), [genre, 0])[1] += 1
         for tag in s.tags:
             tags.setdefault(tag.casefold(), [tag, 0])[1] += 1
         if s.status:
@@ -98,4 +103,7 @@ def facets(summaries, terms, sort="title", limit=40):
                                       sort)}
                 for v, n in ranked]
 
-    return {"tags": items("tag", tags), "statuses": items("status", statuses)}
+    return {"genres": items("genre", genres), "tags": items("tag", tags), "statuses": items("status", statuses)}
+
+
+EMPTY_FACETS = {"genres": [], "tags": [], "statuses": []}

@@ -128,9 +128,10 @@ def _matches(summary, terms):
 
 def library(user, q="", sort="title", offset=0, limit=None, card=None):
     """The user's library: {total, count, offset, manga: [card], continue: [item], recent: [item],
-    filters: [chip], facets: {tags, statuses}, unread}.
+    filters: [chip], facets: {genres, tags, statuses}, unread, unavailable}; `unavailable`: LIBRARY
+    could not be read at the last scan, and this is the library as it was.
 
-    `total` counts the manga matching `q` (shelf/filters.py: plain words, tag:, author:, status:);
+    `total` counts the manga matching `q` (shelf/filters.py: plain words, genre:, tag:, author:, status:);
     `count` is the whole library the user may see; `manga` is the slice [offset:offset+limit] in
     the chosen sort, titles breaking ties. The continue-reading and recently-added rows come only
     with the first page of an unfiltered library. `card(summary, (read, last read) or None,
@@ -164,8 +165,9 @@ def library(user, q="", sort="title", offset=0, limit=None, card=None):
         "filters": filters.chips(terms, sort),
         "facets": (_derive(derived, ("facets", filters.text(terms), sort),
                            lambda: filters.facets((s for _, s in rows), terms, sort))
-                   if offset == 0 else {"tags": [], "statuses": []}),
+                   if offset == 0 else filters.EMPTY_FACETS),
         "unread": notes.unread_count(user),
+        "unavailable": index.unavailable is not None,
     }
 
 

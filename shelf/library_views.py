@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.urls import get_script_prefix
 from django.views.decorators.http import require_http_methods
 
+from library import meta as library_meta
 from mangacircus.pages import page
 from reader import lookup, notes, serverprefs
 
@@ -59,10 +60,13 @@ def manga(request, name):
     found = lookup.manga_or_404(name, user=request.account["name"])
     detail = manga_detail.detail(request.account["name"], found)
     meta = detail["meta"]
+    admin = bool(request.account.get("admin"))
     return render(request, "reader/manga.html", {
+        "unread": manga_detail.unread_files(found) if admin else None,
         "m": detail, "meta": meta, "downloads": serverprefs.downloads_allowed(), "filter_links": _filter_links(meta),
-        "catalog_html": tiles.catalog_section(detail, bool(request.account.get("admin")), get_script_prefix()),
-        "has_facts": any(meta[k] for k in ("authors", "artists", "status", "year")),
+        "catalog_html": tiles.catalog_section(detail, admin, get_script_prefix()),
+        "direction": {"name": library_meta.DIRECTION_NAMES.get(detail["direction"], detail["direction"]),
+                      "source": library_meta.DIRECTION_SOURCES[detail["directionFrom"]]},
         "page_data": {"m": found.name, "following": detail["following"]},
     })
 
@@ -72,7 +76,7 @@ def _filter_links(meta):
     def links(kind, values):
         return [(v, filters.library_query(filters.term(kind, v))) for v in values]
     return {"authors": links("author", meta["authors"]), "artists": links("author", meta["artists"]),
-            "tags": links("tag", meta["tags"]),
+            "tags": links("tag", meta["tags"]), "genres": links("genre", meta["genres"]),
             "status": filters.library_query(filters.term("status", meta["status"])) if meta["status"] else None}
 
 

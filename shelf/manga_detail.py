@@ -3,6 +3,8 @@ read state and the continue target (the data of GET /api/manga and of the manga 
 from urllib.parse import urlsplit
 
 from catalog import overrides
+from library import faults
+from library import meta as library_meta
 from library.model import stamp_ms
 from reader import lookup, progress, social, votes
 
@@ -46,6 +48,7 @@ def clean_meta(meta):
         "status": status.lower() if status and status.lower() in STATUSES else status,
         "year": year if isinstance(year, int) and not isinstance(year, bool) else _text(year, 20),
         "tags": _strings(meta.get("tags"), 100),
+        "genres": _strings(meta.get("genres"), 100),
         "description": _text(meta.get("description")),
         "links": [{"name": str(name)[:100], "url": safe_link(url)}
                   for name, url in links.items() if safe_link(url)][:20],
@@ -58,20 +61,26 @@ def catalog_sections(name, user=None):
 
 
 def detail(user, manga):
-    """{name, title, url, cover, direction, meta, following, counts, continue, books, relations, groups, story}:
-    story (and each chapter row's activeMs) only when the user's Reading Story is on and has history."""
+    """{name, title, url, cover, direction, directionFrom, meta, following, counts, continue, books, relations,
+    groups, story}: directionFrom says where the direction comes from (library.meta.DIRECTION_SOURCES); story
+    (and each chapter row's activeMs) only when the user's Reading Story is on and has history. `books` are
+    the runs of Manga.runs(), in reading order: `whole` when a run holds all of its book's chapters,
+    `download` on the run under which the book's download link goes (its last)."""
     entries = progress.manga_progress(user, manga.name)
     books = []
     read = 0
-    for book in manga.books:
+    runs = manga.runs()  # reading order: book "0" may come in several runs (docs/library.md, "Order")
+    last_run = {book.key: i for i, (book, _) in enumerate(runs)}
+    for i, (book, chapters) in enumerate(runs):
         rows = []
-        for chapter in book.chapters:
+        for chapter in chapters:
             row = chapter_row(user, manga, chapter, entries.get(chapter.id))
             row["hasPrevious"] = bool(books or rows)
             read += row["read"]
             rows.append(row)
         books.append({"key": book.key, "title": book.title, "heading": lookup.book_heading(book),
-                      "extra": book.extra, "chapters": rows})
+                      "extra": book.extra, "whole": len(chapters) == len(book.chapters),
+                      "download": last_run[book.key] == i, "chapters": rows})
     total = sum(len(b["chapters"]) for b in books)
     times = story.chapter_times(user, manga.name)
     if times:
@@ -79,9 +88,10 @@ def detail(user, manga):
             for row in book["chapters"]:
                 row["activeMs"] = times.get(row["id"], 0)
     override = overrides.get(manga.name)
+    direction, source = overrides.manga_direction(manga)
     return {
         "name": manga.name, "title": override.get("title") or manga.title, "url": lookup.manga_url(manga.name),
-        "cover": lookup.cover_url(manga), "direction": override.get("direction") or manga.direction,
+        "cover": lookup.cover_url(manga), "direction": direction, "directionFrom": source,
         "meta": overrides.merge(clean_meta(manga.meta), override),
         "following": social.is_following(user, manga.name),
         "counts": {"chapters": total, "read": read, "unread": total - read},
@@ -90,13 +100,34 @@ def detail(user, manga):
     }
 
 
+SHOWN_UNREAD = 200
+
+
+def unread_files(manga):
+    """What of the manga its last scan could not read, for admins: {"files": the first SHOWN_UNREAD
+    as {kind, path, message}, "count": all of them}."""
+    found = faults.unread(manga.warnings)
+    return {"files": [{"kind": k, "path": p, "message": m} for k, p, m in found[:SHOWN_UNREAD]],
+            "count": len(found)}
+
+
 def chapter_row(user, manga, chapter, entry):
     versions = versions_of(user, manga, chapter)
     return {
         "id": chapter.id, "key": chapter.key, "label": lookup.chapter_label(chapter), "title": chapter.title,
         "url": lookup.read_url(manga.name, chapter), "read": bool(entry and entry.get("done")),
         "progress": entry, "versions": versions, "pages": versions[0]["pages"], "added": added(chapter),
+        "tags": chapter_tags(chapter),
     }
+
+
+def chapter_tags(chapter):
+    """The tags of a chapter's versions (ComicInfo Tags, chapter.json `tags`), each once."""
+    found = {}
+    for v in chapter.versions:
+        for tag in library_meta.version_tags(v):
+            found.setdefault(tag.casefold(), tag)
+    return list(found.values())
 
 
 def added(chapter):

@@ -11,6 +11,7 @@ import threading
 from dataclasses import dataclass
 
 from catalog import overrides
+from library import meta as library_meta
 from reader import lookup
 
 
@@ -25,8 +26,10 @@ class Summary:
     added: int
     updated: int
     search: str  # lower-case title, folder name, alt titles, authors and artists
-    tags: tuple = ()  # as written in manga.json
+    tags: tuple = ()  # manga.json's and the catalog's tags, then the chapters' (ComicInfo Tags), as written
     tag_keys: frozenset = frozenset()  # casefolded
+    genres: tuple = ()  # manga.json's genres or ComicInfo's Genre, kept apart from the tags
+    genre_keys: frozenset = frozenset()  # casefolded
     people: tuple = ()  # casefolded authors and artists
     status: str | None = None  # casefolded
 
@@ -43,17 +46,25 @@ def _strings(value):
 def build(manga):
     meta = manga.meta if isinstance(manga.meta, dict) else {}
     words = [manga.title, manga.name, manga.sort_title or ""]
-    for key in ("altTitles", "authors", "artists", "tags"):
+    for key in ("altTitles", "authors", "artists", "tags", "genres"):
         words.extend(_strings(meta.get(key)))
     words.extend(overrides.search_words(manga.name))  # a curator's title, alternative titles, tags
     ids = tuple(c.id for c in manga.chapters())
-    curated = overrides.merge({"tags": _strings(meta.get("tags"))}, overrides.get(manga.name))  # extra and hidden tags
-    tags = tuple(dict.fromkeys(t.strip() for t in curated["tags"] if t.strip()))
+    # a curator's extra and hidden tags apply to the chapters' tags too: they say what the manga is tagged
+    folder_tags = _strings(meta.get("tags")) + library_meta.chapter_tags(meta)
+    curated = overrides.merge({"tags": folder_tags}, overrides.get(manga.name))
+    seen = {}
+    for tag in curated["tags"]:
+        if tag.strip():
+            seen.setdefault(tag.strip().casefold(), tag.strip())
+    tags = tuple(seen.values())
+    genres = tuple(library_meta.genres(meta))
     status = meta.get("status").strip().casefold() if isinstance(meta.get("status"), str) else None
     return Summary(
         name=manga.name, title=overrides.title(manga), url=lookup.manga_url(manga.name), cover=lookup.cover_url(manga),
         chapter_ids=ids, chapter_set=frozenset(ids), added=manga.added or 0, updated=manga.updated or 0,
         search="\n".join(words).casefold(), tags=tags, tag_keys=frozenset(t.casefold() for t in tags),
+        genres=genres, genre_keys=frozenset(g.casefold() for g in genres),
         people=tuple(p.casefold() for key in ("authors", "artists") for p in _strings(meta.get(key))),
         status=status or None,
     )

@@ -46,7 +46,7 @@ KS, KB = f"/komga/api/v1/series/{SID}", f"/komga/api/v1/books/{BID}"
 
 LIB = r"^lib(?:/(?P<rel>[\s\S]*))?$"
 THUMB = r"^thumb(?:/(?P<name>[\s\S]*))?$"
-KOMGA_NONE = r"komga/^api/v1/(?:tags|age-ratings|sharing-labels)$"
+KOMGA_NONE = r"komga/^api/v1/(?:age-ratings|sharing-labels)$"
 KOMGA_EMPTY = r"komga/^api/v1/(?:collections|readlists)$"
 KOMGA_REST = r"komga/^(?P<rest>[\s\S]*)$"
 PAGE_THUMB = r"^lib-thumb(?:/(?P<rel>[\s\S]*))?$"
@@ -168,7 +168,8 @@ MATRIX = [
     (K1 + "genres",                           "GET",  "/komga/api/v1/genres",                None,             401, 200, 200, 200),
     (K1 + "publishers",                       "GET",  "/komga/api/v1/publishers",            None,             401, 200, 200, 200),
     (K1 + "languages",                        "GET",  "/komga/api/v1/languages",             None,             401, 200, 200, 200),
-    (KOMGA_NONE,                              "GET",  "/komga/api/v1/tags",                  None,             401, 200, 200, 200),
+    (K1 + "tags",                             "GET",  "/komga/api/v1/tags",                  None,             401, 200, 200, 200),
+    (KOMGA_NONE,                              "GET",  "/komga/api/v1/age-ratings",           None,             401, 200, 200, 200),
     (K1 + "authors",                          "GET",  "/komga/api/v1/authors",               None,             401, 200, 200, 200),
     ("komga/api/v2/authors",                  "GET",  "/komga/api/v2/authors",               None,             401, 200, 200, 200),
     (KOMGA_EMPTY,                             "GET",  "/komga/api/v1/collections",           None,             401, 200, 200, 200),
@@ -183,6 +184,8 @@ MATRIX = [
     ("opds/recent",                           "GET",  "/opds/recent",                        None,             401, 200, 200, 200),
     ("opds/continue",                         "GET",  "/opds/continue",                      None,             401, 200, 200, 200),
     ("opds/followed",                         "GET",  "/opds/followed",                      None,             401, 200, 200, 200),
+    ("opds/genres",                           "GET",  "/opds/genres",                        None,             401, 200, 200, 200),
+    ("opds/genres/<str:name>",                "GET",  "/opds/genres/Invented",               None,             401, 404, 404, 404),
     ("opds/tags",                             "GET",  "/opds/tags",                          None,             401, 200, 200, 200),
     ("opds/tags/<str:name>",                  "GET",  "/opds/tags/Invented",                 None,             401, 404, 404, 404),
     ("opds/search",                           "GET",  "/opds/search?q=moon",                 None,             401, 200, 200, 200),

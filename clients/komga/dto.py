@@ -3,8 +3,11 @@ dates as yyyy-MM-dd'T'HH:mm:ss'Z' in UTC, enums in upper case (docs/apps.md)."""
 import functools
 from datetime import datetime, timezone
 
+from catalog import overrides
+from library import meta as library_meta
 from library.model import stamp_ms
 from reader import lookup
+from shelf import manga_detail
 
 from . import ids, numbering, state
 
@@ -30,6 +33,26 @@ def strings(meta, key):
     if isinstance(value, str):
         value = [value]
     return [v for v in value if isinstance(v, str) and v.strip()] if isinstance(value, list) else []
+
+
+def genres(manga):
+    """SeriesMetadata.genres: manga.json's genres or ComicInfo's Genre."""
+    return library_meta.genres(manga.meta)
+
+
+def series_tags(manga):
+    """SeriesMetadata.tags: manga.json's tags (ComicInfo's Tags are the books', as in Komga)."""
+    return library_meta.strings(manga.meta, "tags")
+
+
+def book_tags(manga):
+    """Every tag of the manga's chapters (booksMetadata.tags)."""
+    return library_meta.chapter_tags(manga.meta)
+
+
+def all_tags(manga):
+    """What Komga's series `tag` filter matches: the series' tags and its books'."""
+    return series_tags(manga) + book_tags(manga)
 
 
 def series_status(manga):
@@ -78,11 +101,11 @@ def series(manga, entries):
             "status": series_status(manga), "statusLock": False,
             "title": manga.title, "titleLock": False, "titleSort": manga.sort_title, "titleSortLock": False,
             "summary": text(manga.meta, "description"), "summaryLock": False,
-            "readingDirection": DIRECTION.get(manga.direction, ""), "readingDirectionLock": False,
+            "readingDirection": DIRECTION.get(overrides.manga_direction(manga)[0], ""), "readingDirectionLock": False,
             "publisher": text(manga.meta, "publisher"), "publisherLock": False,
             "ageRating": None, "ageRatingLock": False,
             "language": text(manga.meta, "language"), "languageLock": False,
-            "genres": strings(manga.meta, "tags"), "genresLock": False, "tags": [], "tagsLock": False,
+            "genres": genres(manga), "genresLock": False, "tags": series_tags(manga), "tagsLock": False,
             "totalBookCount": None, "totalBookCountLock": False,
             "sharingLabels": [], "sharingLabelsLock": False,
             "links": links(manga), "linksLock": False,
@@ -90,7 +113,7 @@ def series(manga, entries):
             "alternateTitlesLock": False,
             "created": created, "lastModified": modified,
         },
-        "booksMetadata": {"authors": authors(manga), "tags": [], "releaseDate": release_date(manga),
+        "booksMetadata": {"authors": authors(manga), "tags": book_tags(manga), "releaseDate": release_date(manga),
                           "summary": "", "summaryNumber": "", "created": created, "lastModified": modified},
         "deleted": False, "oneshot": False,
     }
@@ -149,7 +172,8 @@ def _book(manga, chapter, position, version):
             "releaseDate": published[:10] if len(published) >= 10 and published[4] == "-" else None,
             "releaseDateLock": False,
             "authors": [{"name": g, "role": "translator"} for g in groups], "authorsLock": False,
-            "tags": [], "tagsLock": False, "isbn": "", "isbnLock": False, "links": [], "linksLock": False,
+            "tags": manga_detail.chapter_tags(chapter), "tagsLock": False, "isbn": "", "isbnLock": False,
+            "links": [], "linksLock": False,
             "created": changed, "lastModified": changed,
         },
         "readProgress": None,

@@ -60,7 +60,13 @@ def _distinct(user, pick):
 
 @app_view()
 def genres(request):
-    return _distinct(request.account["name"], lambda m: dto.strings(m.meta, "tags"))
+    return _distinct(request.account["name"], dto.genres)
+
+
+@app_view()
+def tags(request):
+    """The series' tags and their books' (ComicInfo Tags), as Komga's /api/v1/tags lists both."""
+    return _distinct(request.account["name"], dto.all_tags)
 
 
 @app_view()
@@ -75,7 +81,7 @@ def languages(request):
 
 @app_view()
 def nothing(request):
-    """tags, age ratings, sharing labels, release dates: MangaCircus has none of these lists."""
+    """age ratings, sharing labels, release dates: MangaCircus has none of these lists."""
     return []
 
 

@@ -65,7 +65,8 @@ def _query_filter(request, rows):
     libraries = lists.values(request, "library_id")
     statuses = lists.upper_values(request, "read_status")
     series_status = lists.upper_values(request, "status")
-    genres = {v.casefold() for v in lists.values(request, "genre") + lists.values(request, "tag")}
+    genres = {v.casefold() for v in lists.values(request, "genre")}
+    tags = {v.casefold() for v in lists.values(request, "tag")}
     publishers = {v.casefold() for v in lists.values(request, "publisher")}
     languages = {v.casefold() for v in lists.values(request, "language")}
     people = _author_filters(request)
@@ -81,8 +82,9 @@ def _query_filter(request, rows):
             continue
         if series_status and dto.series_status(manga) not in series_status:
             continue
-        meta_genres = {g.casefold() for g in dto.strings(manga.meta, "tags")}
-        if genres and not genres & meta_genres:
+        if genres and not genres & {g.casefold() for g in dto.genres(manga)}:
+            continue
+        if tags and not tags & {t.casefold() for t in dto.all_tags(manga)}:
             continue
         if publishers and dto.text(manga.meta, "publisher").casefold() not in publishers:
             continue
@@ -120,8 +122,10 @@ def _series_field(manga, entries):
             return False
         if name in ("title", "titlesort"):
             return manga.title if name == "title" else manga.sort_title
-        if name in ("genre", "tag"):
-            return dto.strings(manga.meta, "tags")
+        if name == "genre":
+            return dto.genres(manga)
+        if name == "tag":
+            return dto.all_tags(manga)
         if name in ("publisher", "language"):
             return dto.text(manga.meta, name)
         if name == "author":

@@ -1,5 +1,5 @@
 """/opds/: an OPDS 1.2 catalog with Page Streaming (docs/apps.md). Navigation feeds (by title,
-recently added, continue reading, followed, by tag), an acquisition feed per manga with a CBZ per
+recently added, continue reading, followed, by genre, by tag), an acquisition feed per manga with a CBZ per
 chapter and a page stream, OpenSearch. Same credentials as /komga/ (Basic, an API key), no cookies."""
 import inspect
 from urllib.parse import quote, urlencode
@@ -44,7 +44,8 @@ def root(request):
             ("recent", "Recently added", "opds-recent", "The manga added last"),
             ("continue", "Continue reading", "opds-continue", "Where you stopped"),
             ("followed", "Followed", "opds-followed", "The manga you follow"),
-            ("tags", "By tag", "opds-tags", "The library by tag")):
+            ("genres", "By genre", "opds-genres", "The library by genre"),
+            ("tags", "By tag", "opds-tags", "The library by tag, the chapters' tags too")):
         entry = doc.entry(entry_id=f"urn:mangacircus:{key}", title=title, updated=_latest(rows), content=text)
         feed.link(entry, "subsection", reverse(name), feed.NAVIGATION)
     return _xml(doc.bytes(), feed.NAVIGATION)
@@ -104,28 +105,48 @@ def followed(request):
     return _series_feed(request, "followed", "Followed", [r for r in visible_series(user) if r[0].name in following])
 
 
-@app_view(cookies=False)
-def tags(request):
+def _by_value(request, kind, title, values):
+    """A navigation feed of the values `values(manga)` gives (genres, tags), each with its manga count."""
     rows = visible_series(request.account["name"])
     counted = {}
     for manga, _ in rows:
-        for tag in dto.strings(manga.meta, "tags"):
-            counted[tag] = counted.get(tag, 0) + 1
-    doc = _new_feed(request, "tags", "By tag", feed.NAVIGATION, _latest(rows))
-    for tag in sorted(counted, key=str.casefold):
-        entry = doc.entry(entry_id=f"urn:mangacircus:tag:{quote(tag)}", title=tag, updated=_latest(rows),
-                          content=f"{counted[tag]} manga")
-        feed.link(entry, "subsection", reverse("opds-tag", args=[tag]), feed.NAVIGATION)
+        for value in {v.casefold(): v for v in values(manga)}.values():
+            counted[value] = counted.get(value, 0) + 1
+    doc = _new_feed(request, f"{kind}s", title, feed.NAVIGATION, _latest(rows))
+    for value in sorted(counted, key=str.casefold):
+        entry = doc.entry(entry_id=f"urn:mangacircus:{kind}:{quote(value)}", title=value, updated=_latest(rows),
+                          content=f"{counted[value]} manga")
+        feed.link(entry, "subsection", reverse(f"opds-{kind}", args=[value]), feed.NAVIGATION)
     return _xml(doc.bytes(), feed.NAVIGATION)
+
+
+def _with_value(request, kind, name, values):
+    rows = [r for r in visible_series(request.account["name"])
+            if name.casefold() in {v.casefold() for v in values(r[0])}]
+    if not rows:
+        raise NotFound(f"no manga with the {kind} {name}")
+    return _series_feed(request, f"{kind}:{quote(name)}", name, rows)
+
+
+@app_view(cookies=False)
+def genres(request):
+    return _by_value(request, "genre", "By genre", dto.genres)
+
+
+@app_view(cookies=False)
+def genre(request, name):
+    return _with_value(request, "genre", name, dto.genres)
+
+
+@app_view(cookies=False)
+def tags(request):
+    """The manga's tags and their chapters' (ComicInfo Tags), as the Komga API's tag filter."""
+    return _by_value(request, "tag", "By tag", dto.all_tags)
 
 
 @app_view(cookies=False)
 def tag(request, name):
-    rows = [r for r in visible_series(request.account["name"])
-            if name.casefold() in {t.casefold() for t in dto.strings(r[0].meta, "tags")}]
-    if not rows:
-        raise NotFound(f"no manga tagged {name}")
-    return _series_feed(request, f"tag:{quote(name)}", name, rows)
+    return _with_value(request, "tag", name, dto.all_tags)
 
 
 @app_view(cookies=False)

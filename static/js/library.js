@@ -1,5 +1,5 @@
 /* The library page: filter and sort as you type (the form works without this too, through ?q=&sort=),
-   the filter chips and tag/status facets following, and "Show more" appending the next cards in place. */
+   the filter chips and genre/tag/status facets following, and "Show more" appending the next cards in place. */
 "use strict";
 
 (function library() {
@@ -55,8 +55,10 @@
 
   function showFacets(found) {
     const cap = (v) => v.charAt(0).toUpperCase() + v.slice(1);
-    facets.replaceChildren(...facetList("Tags", found.tags, (v) => v), ...facetList("Status", found.statuses, cap));
-    facets.hidden = !found.tags.length && !found.statuses.length;
+    const genres = found.genres || [];
+    facets.replaceChildren(...facetList("Genres", genres, (v) => v), ...facetList("Tags", found.tags, (v) => v),
+      ...facetList("Status", found.statuses, cap));
+    facets.hidden = !genres.length && !found.tags.length && !found.statuses.length;
   }
 
   function moreLink() {
@@ -96,7 +98,10 @@
     total = result.total;
     count.textContent = ask.q ? total + " of " + result.count : String(result.count);
     empty.hidden = total > 0;
-    if (!total) empty.textContent = result.count ? "No manga match “" + ask.q + "”." : "The library is empty.";
+    if (!total) {
+      empty.textContent = result.count ? "No manga match “" + ask.q + "”."
+        : result.unavailable ? "The library is unavailable." : "The library is empty.";
+    }
     topRows.forEach((row) => { row.hidden = Boolean(ask.q); });
     if (!append) {
       showChips(result.filters);

@@ -51,7 +51,8 @@ def test_it_reads_folders_and_archives_of_every_layout_through_the_api(mixed):
     assert manga["title"] == "Star Ferry"
     meta = manga["meta"]
     assert meta["authors"] == ["Ann Writer", "Bo Writer"] and meta["artists"] == ["Cy Artist"]
-    assert meta["tags"] == ["Drama", "Boats"] and meta["year"] == 2019 and meta["description"] == "A ferry & a star"
+    assert meta["genres"] == ["Drama"] and meta["tags"] == [] and meta["year"] == 2019
+    assert meta["description"] == "A ferry & a star"
     assert {"name": "Web", "url": "https://example.org/star"} in meta["links"]
     assert manga["direction"] == "rtl"
     chapters = {c["id"]: c for b in manga["books"] for c in b["chapters"]}
@@ -59,6 +60,7 @@ def test_it_reads_folders_and_archives_of_every_layout_through_the_api(mixed):
     assert chapters["0/1"]["versions"][0]["name"] == "Star Ferry c001 [Crew].cbz"
     assert chapters["0/1"]["versions"][0]["source"] == "Crew"
     assert chapters["0/1"]["title"] == "Departure"  # ComicInfo's Title over the name's
+    assert chapters["0/1"]["tags"] == ["Boats"]  # ComicInfo's Tags are the chapter's
     assert chapters["0/1"]["versions"][0]["pages"] == 3  # the Deleted page is not shown
     assert chapters["0/2"]["title"] == "The Harbour"  # a folder's ComicInfo; its Number does not renumber it
     assert chapters["0/7.5"]["title"] == "Bonus"  # a name without a number takes ComicInfo's Number

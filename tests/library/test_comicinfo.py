@@ -1,4 +1,6 @@
 """ComicInfo.xml: the fields kept, and the hardening (no DTD, no entities, a size cap)."""
+import pytest
+
 from library import comicinfo
 from tests.library.cbz import comic_info
 
@@ -14,10 +16,11 @@ def test_it_reads_the_known_fields_and_page_types():
     assert info["Pages"] == [(0, "FrontCover"), (2, "Deleted")] and "Unknown" not in info
     assert comicinfo.manga_fields(info) == {
         "title": "Moon", "description": "<b>bold</b> & more", "authors": ["A", "B"], "artists": ["C"],
-        "language": "ja", "tags": ["Drama", "Sea", "Boats"], "year": 2020, "count": 40, "direction": "rtl",
+        "language": "ja", "genres": ["Drama", "Sea"], "year": 2020, "count": 40, "direction": "rtl",
         "links": {"Web": "https://a.example/x", "Web 2": "http://b.example"}}
     chapter = comicinfo.chapter_fields(info)
     assert (chapter["title"], chapter["number"], chapter["volume"]) == ("Seeds", "12.5", "2")
+    assert chapter["tags"] == ["Sea", "Boats"]  # Genre is the manga's, Tags the chapter's (as Komga reads them)
     assert comicinfo.page_types(info, 3) == ({0: ("cover",)}, {2})
     assert comicinfo.page_types(info, 1) == ({0: ("cover",)}, set())  # indexes past the pages are ignored
 
@@ -45,3 +48,15 @@ def test_the_manga_field_gives_the_direction_as_komga_and_kavita_read_it():
     assert comicinfo.manga_fields({"Series": "S", "Manga": "No"})["direction"] == "ltr"
     for unsaid in ({"Series": "S", "Manga": "Yes"}, {"Series": "S"}, {"Series": "S", "Manga": "Unknown"}):
         assert "direction" not in comicinfo.manga_fields(unsaid), unsaid
+
+
+@pytest.mark.parametrize("given, title", [
+    ("Vol.1 Ch.3 - Arrival in Tokyo", "Arrival in Tokyo"),  # Mihon's and Suwayomi's Title: the chapter name
+    ("Chapter 13", None),
+    ("Chapter 1 - Seeds", "Seeds"),
+    ("Arrival in Tokyo", "Arrival in Tokyo"),
+    ("100 Ways to Fall", "100 Ways to Fall"),  # only starts with a number: a title, not a chapter name
+    ("", None),
+])
+def test_a_title_that_is_a_whole_chapter_name_gives_its_title_part(given, title):
+    assert comicinfo.title(given) == title

@@ -23,6 +23,7 @@ def library_dir(library_dir):
     for n in range(EXTRA):
         make_page(library_dir / f"Filler {n:02d}" / "c0001" / "001.png")
     (library_dir / "Filler 00" / "manga.json").write_text('{"tags": ["Drama", "Sea"]}')
+    (library_dir / "Filler 01" / "manga.json").write_text('{"genres": ["Mystery"], "tags": ["Sea"]}')
     return library_dir
 
 
@@ -57,7 +58,8 @@ def parse(opds, path, kind):
 
 def test_the_root_is_a_navigation_feed_of_every_way_in(opds):
     feed = parse(opds, "/opds/", NAVIGATION)
-    assert [e.title for e in feed.entries] == ["Library", "Recently added", "Continue reading", "Followed", "By tag"]
+    assert [e.title for e in feed.entries] == ["Library", "Recently added", "Continue reading", "Followed", "By genre",
+                                           "By tag"]
     for entry in feed.entries:
         (link,) = entry.links
         assert link["rel"] == "subsection" and link["type"] == NAVIGATION
@@ -121,7 +123,16 @@ def test_tags_lead_to_their_manga(opds):
     tags = parse(opds, "/opds/tags", NAVIGATION)
     assert [e.title for e in tags.entries] == ["Drama", "Sea"]
     sea = parse(opds, tags.entries[1].links[0]["href"], NAVIGATION)
-    assert [e.title for e in sea.entries] == ["Filler 00"]
+    assert [e.title for e in sea.entries] == ["Filler 00", "Filler 01"]
+
+
+def test_genres_are_a_list_of_their_own(opds):
+    """Genres and tags kept apart, as in Komga's series metadata: a genre is no tag, nor a tag a genre."""
+    genres = parse(opds, "/opds/genres", NAVIGATION)
+    assert [(e.title, e.summary) for e in genres.entries] == [("Mystery", "1 manga")]
+    mystery = parse(opds, genres.entries[0].links[0]["href"], NAVIGATION)
+    assert [e.title for e in mystery.entries] == ["Filler 01"]
+    assert "Mystery" not in [e.title for e in parse(opds, "/opds/tags", NAVIGATION).entries]
 
 
 def test_followed_lists_the_users_follows(server, opds):
