@@ -1,8 +1,11 @@
 """The reading order in a real browser (docs/library.md, "Order"): an ongoing series of volume CBZs
-and loose chapters starts at Vol. 1 and reads from the end of Vol. 9 on into Ch. 74."""
+and loose chapters starts at Vol. 1 and reads from the end of Vol. 9 on into Ch. 74; a Western comic
+whose ComicInfo says Manga=No reads left to right, a manga saying YesAndRightToLeft right to left."""
 from urllib.parse import quote
 
 import pytest
+
+from tests.library.cbz import comic_info, make_cbz, pages
 
 from .conftest import start_server, stop_server
 from .test_reading_order import SKY, SKY_ORDER, TIDE, TIDE_ORDER, ongoing_tree
@@ -69,3 +72,48 @@ def test_it_shows_loose_chapters_on_both_sides_of_a_volume(srv, desktop, reader_
     assert [v for v in options if v.startswith("read/")] == [f"read/{TIDE}/{cid}/" for cid in TIDE_ORDER]
     assert picker.page.get_attribute(".rd-next", "href") == f"/read/{TIDE}/2/10/"
 
+
+
+# Direction from ComicInfo.xml's Manga field, in the reader (docs/library.md, "ComicInfo.xml") -------
+
+COMIC, MANGA = "Harbour Lights", "Lantern Street"
+
+
+def direction_tree(root):
+    """A Western comic whose issues say Manga=No, its bonus issue (first in the folder listing) saying
+    nothing, and a manga saying YesAndRightToLeft."""
+    for n in (1, 2):
+        make_cbz(root / COMIC / f"{COMIC} {n:03d} (2021).cbz", {**pages(3), "ComicInfo.xml": comic_info(
+            Series=COMIC, Number=str(n), Manga="No", Writer="R. Vale")})
+    make_cbz(root / COMIC / f"{COMIC} - Annual Bonus.cbz", {**pages(2), "ComicInfo.xml": comic_info(Series=COMIC)})
+    make_cbz(root / MANGA / f"{MANGA} c001.cbz", {**pages(3), "ComicInfo.xml": comic_info(
+        Series=MANGA, Number="1", Manga="YesAndRightToLeft")})
+    return root
+
+
+@pytest.fixture(scope="module")
+def western(tmp_path_factory):
+    server = start_server(tmp_path_factory, direction_tree(tmp_path_factory.mktemp("western") / "library"),
+                          (MANGA, "0/1"))
+    yield server
+    stop_server(server)
+
+
+@pytest.mark.parametrize("manga, forward, direction, shown", [
+    (COMIC, "ArrowRight", "ltr", "Left to right"),
+    (MANGA, "ArrowLeft", "rtl", "Right to left"),
+])
+def test_it_reads_a_comic_left_to_right_and_a_manga_right_to_left(western, desktop, reader_on, manga, forward,
+                                                                   direction, shown):
+    reader = reader_on(desktop, western, startMode="page")
+    reader.page.goto(f"{western.url}/manga/{quote(manga, safe='')}/")
+    facts = reader.page.locator("dd.direction").inner_text()
+    assert facts.startswith(shown) and "ComicInfo.xml" in facts, facts
+    reader.open(manga, 0, 1)
+    assert reader.page.evaluate("JSON.parse(document.getElementById('chapter-data').textContent).direction") \
+        == direction
+    assert reader.state("mcReader.page") == 0
+    reader.page.keyboard.press(forward)  # the arrow that points the way the pages run turns forward
+    reader.wait("mcReader.page === 1")
+    reader.page.keyboard.press("ArrowLeft" if forward == "ArrowRight" else "ArrowRight")
+    reader.wait("mcReader.page === 0")
