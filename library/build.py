@@ -298,7 +298,8 @@ class MangaBuilder(ArchiveBuilding):
             for e in entries:  # listed, so never an ignored name: the extension alone makes a page
                 (pages if not e.is_dir and extension(e.name) in IMAGE_EXTENSIONS else others).append(e)
             archived = [e for e in others if not e.is_dir and is_archive(e.name)]
-            if archived and not pages and slot.parsed is not None:  # Series/Chapter 1/01.cbz: the folder's archives are its versions
+            # Series/Chapter 1/01.cbz: a named chapter folder's archives are its versions
+            if archived and not pages and slot.parsed is not None:
                 for e in archived:
                     self._archive_file(e, rel, key, slot.parsed)
                 self.watch.append((rel, stamp))
