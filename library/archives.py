@@ -13,10 +13,11 @@ a chapter, each folder is a chapter; otherwise the archive is one chapter.
 import os
 from typing import NamedTuple
 
-from . import comicinfo, imagesize, zipread
+from . import comicinfo, imagesize, libarch, zipread
 from .names import ChapterName, is_page, natural_key, parse_entry
 
 HEADER_BUDGET = 64 << 20  # bytes of compressed data header reads may take from one archive
+LIBARCHIVE_HEAD = 64 << 10  # bytes of each page a RAR, 7z or tar scan reads for its size
 
 
 class Listing(NamedTuple):
@@ -33,8 +34,54 @@ def _wanted(name):
     return is_page(base) or (name.casefold() == "comicinfo.xml")
 
 
+class _Bytes:
+    """imagesize's source over the first bytes of a member (libarch.listing)."""
+
+    def __init__(self, data):
+        self.data, self.length = data, len(data)
+
+    def read(self, offset, n):
+        return self.data[offset:offset + n]
+
+
+def _read_libarchive(path, rel):
+    """read() of a RAR, 7z or tar archive, in one pass over it (libarch.listing)."""
+    def heads(name):
+        if name.casefold() == "comicinfo.xml":
+            return comicinfo.MAX_BYTES + 1  # a larger one is reported, not read
+        return LIBARCHIVE_HEAD if is_page(name.rpartition("/")[2]) else 0
+
+    directory, found = libarch.listing(path, heads)
+    warnings = [("archive-member", f"{rel}/{name}", f"not read: {why}") for name, why in directory.refused]
+    info = None
+    meta = next((m for m in directory.members if m.name.casefold() == "comicinfo.xml"), None)
+    if meta is not None:
+        info = _parse_comicinfo(found.get(meta.name, b""), meta.size, f"{rel}/{meta.name}", warnings)
+    pages = sorted((m for m in directory.members if m is not meta and is_page(m.name.rpartition("/")[2])),
+                   key=lambda m: natural_key(m.name))
+    sizes = []
+    for m in pages:
+        size = imagesize.size_in(_Bytes(found.get(m.name, b"")))
+        if size is None:
+            warnings.append(("unreadable-image", f"{rel}/{m.name}",
+                             "the image header cannot be read: the page is shown without a known size"))
+        sizes.append(size or (None, None))
+    return _listing([m.name for m in pages], sizes, info, warnings)
+
+
 def read(path, rel):
     """The Listing of the archive at `path` (`rel` relative to LIBRARY, for warnings)."""
+    if path.rpartition(".")[2].casefold() in libarch.FORMATS:
+        return _read_libarchive(path, rel)
+    try:
+        return _read_zip(path, rel)
+    except zipread.Refused:
+        if libarch.sniff(path):  # a RAR or 7z named .cbz: read as what it is
+            return _read_libarchive(path, rel)
+        raise
+
+
+def _read_zip(path, rel):
     with open(path, "rb") as f:
         st = os.fstat(f.fileno())
         members, refused = zipread.directory(f, st.st_size, _wanted)
@@ -61,8 +108,11 @@ def read(path, rel):
         if budget <= 0:
             warnings.append(("archive-member", rel, "reading page sizes took too much decompression: "
                                                     "the later pages are shown without a known size"))
-    extra, hidden = comicinfo.page_types(info, len(pages))
-    names = [m.name for m in pages]
+    return _listing([m.name for m in pages], sizes, info, warnings)
+
+
+def _listing(names, sizes, info, warnings):
+    extra, hidden = comicinfo.page_types(info, len(names))
     keep = [i for i in range(len(names)) if i not in hidden]
     if info is not None:
         info = {k: v for k, v in info.items() if k != "Pages"}
@@ -72,13 +122,20 @@ def read(path, rel):
 
 def _comicinfo(f, member, file_size, rel, warnings):
     if member.size > comicinfo.MAX_BYTES:
+        raw = b""
+    else:
+        try:
+            raw = b"".join(zipread.chunks(f, member, zipread.data_start(f, member, file_size)[0]))
+        except (OSError, ValueError):
+            raw = b""
+    return _parse_comicinfo(raw, member.size, rel, warnings)
+
+
+def _parse_comicinfo(raw, size, rel, warnings):
+    if size > comicinfo.MAX_BYTES:
         warnings.append(("invalid-comicinfo", rel, f"is larger than {comicinfo.MAX_BYTES // 1024} KB; it is ignored"))
         return None
-    try:
-        raw = b"".join(zipread.chunks(f, member, zipread.data_start(f, member, file_size)[0]))
-    except (OSError, ValueError):
-        raw = b""
-    if len(raw) != member.size:
+    if len(raw) != size:
         warnings.append(("invalid-comicinfo", rel, "cannot be unpacked; it is ignored"))
         return None
     info, problem = comicinfo.parse(raw)

@@ -50,7 +50,8 @@ def warn_unread(warn, rel, name):
     """A file of a book format that is not read (CBR, PDF …): reported, never silently dropped."""
     what = unread_format(name)
     if what:
-        warn("skipped-file", join(rel, name), f"{what} files are not read: only CBZ/ZIP archives and image folders are")
+        warn("skipped-file", join(rel, name),
+             f"{what} files are not read: only archives (CBZ, CBR, CB7, CBT) and image folders are")
 
 
 class MangaBuilder(ArchiveBuilding):

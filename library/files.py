@@ -161,7 +161,7 @@ def page_response(request: HttpRequest, rel: str) -> HttpResponseBase | None:
     if page is None:
         return None
     hand_off = None
-    if settings.SENDFILE_HEADER and page.member is None:
+    if settings.SENDFILE_HEADER and page.member is None and page.real is not None:
         path = _proxy_path(page.real)
         if path is not None:
             hand_off = ("X-Accel-Redirect" if settings.SENDFILE_HEADER == "x-accel-redirect" else "X-Sendfile", path)

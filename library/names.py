@@ -11,10 +11,10 @@ from typing import NamedTuple
 from . import release
 
 IMAGE_EXTENSIONS = frozenset({"jpg", "jpeg", "png", "webp", "gif", "avif"})
-ARCHIVE_EXTENSIONS = frozenset({"cbz", "zip"})
-# Archives and books of other formats: never read, always reported (docs/library.md, "Archives").
-UNREAD_FORMATS = {"cbr": "CBR (RAR)", "rar": "RAR", "cb7": "CB7 (7-Zip)", "7z": "7-Zip", "cbt": "CBT (tar)",
-                  "tar": "tar", "pdf": "PDF", "epub": "EPUB"}
+# CBZ/ZIP (zipread.py), and CBR/RAR, CB7/7z, CBT/tar (libarch.py).
+ARCHIVE_EXTENSIONS = frozenset({"cbz", "zip", "cbr", "rar", "cb7", "7z", "cbt", "tar"})
+# Books of other formats: never read, always reported (docs/library.md, "Archives").
+UNREAD_FORMATS = {"pdf": "PDF", "epub": "EPUB"}
 IGNORED_NAMES = frozenset({"@eadir", "__macosx", "thumbs.db", "desktop.ini"})
 ROTATIONS = {"r90": 90, "r180": 180, "r270": 270}
 

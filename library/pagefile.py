@@ -19,7 +19,7 @@ from collections import OrderedDict
 
 from django.http import FileResponse, HttpResponse, HttpResponseNotModified
 
-from . import zipread
+from . import libarch, pagecache, zipread
 from .imagesize import CONTENT_TYPES, detect
 from .names import is_page
 
@@ -201,13 +201,22 @@ def open_file(real):
 
 def open_member(real, member_name):
     """The member `member_name` of the archive at the real path `real`, or None when it is not
-    there, cannot be read, or is no image."""
+    there, cannot be read, or is no image. RAR, 7z and tar: _open_libarchive()."""
+    if real.rpartition(".")[2].casefold() in libarch.FORMATS:
+        return _open_libarchive(real, member_name)
     opened = _open_regular(real)
     if opened is None:
         return None
     f, st = opened
     try:
-        member = _members(f, real, st).get(member_name)
+        try:
+            table = _members(f, real, st)
+        except zipread.Refused:
+            if libarch.sniff(real):  # a RAR or 7z named .cbz (archives.read reads it so too)
+                f.close()
+                return _open_libarchive(real, member_name)
+            raise
+        member = table.get(member_name)
         if member is None:
             raise ValueError("no such member")
         start, head = zipread.data_start(f, member, st.st_size, 32)
@@ -220,3 +229,29 @@ def open_member(real, member_name):
         return None
     etag = f'"{st.st_ino:x}-{st.st_size:x}-{st.st_mtime_ns:x}-{member.offset:x}"'
     return PageFile(f, kind, member.size, etag, real, member, start)
+
+
+def _open_libarchive(real, member_name):
+    """A member of a RAR, 7z or tar archive: read whole from a non-solid one (at most
+    zipread.MAX_PAGE_BYTES, checked against its declared size), else from the page cache."""
+    opened = _open_regular(real)
+    if opened is None:
+        return None
+    f, st = opened
+    f.close()
+    etag = f'"{st.st_ino:x}-{st.st_size:x}-{st.st_mtime_ns:x}-{pagecache.file_name(member_name)[:12]}"'
+    try:
+        if libarch.is_solid(real):
+            cached = pagecache.page(real, st, member_name)
+            page = open_file(cached) if cached else None
+            if page is not None:
+                page.etag = etag
+            return page
+        data = libarch.member(real, member_name)
+    except (OSError, libarch.Refused) as e:
+        log.warning("not serving %s in %s: %s", member_name, real, e)
+        return None
+    kind = detect(data[:32]) if data else None
+    if kind is None:
+        return None
+    return PageFile(io.BytesIO(data), kind, len(data), etag, None)

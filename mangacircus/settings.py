@@ -120,6 +120,9 @@ SCAN_SETTLE = _float("SCAN_SETTLE", 5, 0, 3600)
 # Header reads at once during a scan. Measured (bench/imagesize_bench.py, 2 CPUs): warm reads take
 # ~20 µs a page alone and 2-5x longer in a pool (the GIL); a cold disk gains only ~25 % from 4-8.
 SCAN_CONCURRENCY = _int("SCAN_CONCURRENCY", 1, 1, 64)
+# Megabytes of DATA/page-cache/: the pages of solid archives (solid RAR, 7z), unpacked once
+# (library/pagecache.py); the least recently read archives go first.
+PAGE_CACHE_MB = _int("PAGE_CACHE_MB", 2048, 16, 1_000_000)
 DEFAULT_DIRECTION = _choice("DEFAULT_DIRECTION", "rtl", ("rtl", "ltr", "ttb"))
 COOKIE_SECURE = _bool("COOKIE_SECURE", False)
 SCRAPER_URL = _url("SCRAPER_URL", "http://127.0.0.1:8091")

@@ -14,6 +14,10 @@ from . import ids, numbering, state
 STATUS = {"ongoing": "ONGOING", "completed": "ENDED", "ended": "ENDED", "finished": "ENDED", "hiatus": "HIATUS",
           "cancelled": "ABANDONED", "abandoned": "ABANDONED", "dropped": "ABANDONED"}
 DIRECTION = {"rtl": "RIGHT_TO_LEFT", "ltr": "LEFT_TO_RIGHT", "ttb": "WEBTOON"}
+# A book's media type as Komga reports it, by the archive's extension (folders read as ZIP).
+ARCHIVE_TYPES = {"cbr": "application/x-rar-compressed", "rar": "application/x-rar-compressed",
+                 "cb7": "application/x-7z-compressed", "7z": "application/x-7z-compressed",
+                 "cbt": "application/x-tar", "tar": "application/x-tar"}
 MEDIA_TYPES = {"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp",
                "gif": "image/gif", "avif": "image/avif"}
 
@@ -153,6 +157,10 @@ def book(user, manga, chapter, position, entry):
     return {**cached[1], "readProgress": read_progress(entry, version)}
 
 
+def _media_type(version):
+    return ARCHIVE_TYPES.get((version.archive or "").rpartition(".")[2].casefold(), "application/zip")
+
+
 def _book(manga, chapter, position, version):
     changed = dt(stamp_ms(version.stamp)) if version.stamp else dt(manga.updated)
     published = text(version.meta, "published")
@@ -163,7 +171,7 @@ def _book(manga, chapter, position, version):
         "name": version.name, "url": version.name, "number": position,
         "created": changed, "lastModified": changed, "fileLastModified": changed,
         "sizeBytes": 0, "size": "0 B",
-        "media": {"status": "READY", "mediaType": "application/zip", "pagesCount": version.page_count,
+        "media": {"status": "READY", "mediaType": _media_type(version), "pagesCount": version.page_count,
                   "comment": "", "epubDivinaCompatible": False, "epubIsKepub": False, "mediaProfile": "DIVINA"},
         "metadata": {
             "title": chapter_title(manga, chapter), "titleLock": False, "summary": "", "summaryLock": False,

@@ -1,8 +1,10 @@
 """Hostile and broken archives: each is a warning in the scan report, never a crash or a stall, and
 the rest of the library is still read."""
+import shutil
 import struct
 import zipfile
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -163,18 +165,18 @@ def test_it_reads_zip64_archives(manga):
     assert not _warnings(report, "Hostile")
 
 
-def test_it_says_a_cbz_that_is_a_rar_is_a_rar(manga):
+def test_it_reads_a_cbz_that_is_a_rar_as_a_rar_and_names_a_broken_one(manga):
     root, m = manga
     m.mkdir()
     (m / "c001.cbz").write_bytes(b"Rar!\x1a\x07\x01\x00" + bytes(200))
     (m / "c002.cbr").write_bytes(b"Rar!\x1a\x07\x01\x00" + bytes(200))
     make_cbz(m / "c003.cbz", pages(1))
+    shutil.copy(Path(__file__).parent / "fixtures" / "komga" / "rar4.rar", m / "c004.cbz")  # Komga's, misnamed
     index, report = _scan(root)
-    assert _warnings(report, "Hostile/c001.cbz") == [
-        ("unreadable-archive", "not read: it is a RAR archive (CBR), not a ZIP: only ZIP archives (CBZ) are read; "
-                               "repack it as a CBZ")]
-    assert _warnings(report, "Hostile/c002.cbr") == [
-        ("skipped-file", "CBR (RAR) files are not read: only CBZ/ZIP archives and image folders are")]
+    for name in ("c001.cbz", "c002.cbr"):
+        (kind, message), = _warnings(report, f"Hostile/{name}")
+        assert kind == "unreadable-archive" and message.startswith("not read: libarchive cannot read it"), message
+    assert index.get("Hostile").chapter("0/4").versions[0].files() == ["komga-1.png", "komga-2.png", "komga-3.png"]
 
 
 class ChangingScan(Scan):
@@ -205,11 +207,11 @@ def test_it_warns_about_archives_it_does_not_read_anywhere(tmp_path):
     make_cbz(root / "M" / "c0001" / "inner.cbz", pages(1))
     make_page(root / "M" / "c0001" / "001.png")
     (root / "M" / "v01").mkdir()
-    (root / "M" / "v01" / "c001.cb7").write_bytes(b"7z\xbc\xaf\x27\x1c")
+    (root / "M" / "v01" / "c001.epub").write_bytes(b"PK\x03\x04")
     index, report = _scan(root)
     kinds = {(w["kind"], w["path"]) for w in report["warnings"]}
     assert {("skipped-file", "loose.cbz"), ("skipped-file", "book.pdf"), ("skipped-file", "M/c0001/inner.cbz"),
-            ("skipped-file", "M/v01/c001.cb7")} <= kinds
+            ("skipped-file", "M/v01/c001.epub")} <= kinds
 
 
 def test_it_serves_only_what_the_declared_size_allows_from_a_deflated_member(tmp_path):

@@ -1,0 +1,117 @@
+"""The page cache: pages of solid archives (solid RAR, 7z), unpacked once into DATA/page-cache/
+(docs/library.md, "Archives").
+
+A solid archive's member can be reached only by decompressing every member before it, so the
+first page asked of such an archive unpacks all its pages in one pass (libarch.extract), into a
+folder named by the archive's real path, inode, size and mtime (a changed archive gets a new one);
+every later page is a plain file. The folder is written under a temporary name and renamed into
+place, so a half-written folder is never used, and two processes unpacking at once both end with
+one folder. The cache is bounded by PAGE_CACHE_MB: after each unpacking the folders used least
+recently (their mtime, touched on each use) go until the rest fits. It survives restarts; LIBRARY
+is never written.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import shutil
+import threading
+from pathlib import Path
+
+from django.conf import settings
+
+from . import libarch
+from .names import is_page
+
+log = logging.getLogger(__name__)
+
+_locks: dict[str, threading.Lock] = {}
+_locks_guard = threading.Lock()
+
+
+def root() -> Path:
+    return settings.DATA / "page-cache"
+
+
+def _folder_name(real: str, st: os.stat_result) -> str:
+    return hashlib.sha256(f"{real}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}".encode()).hexdigest()[:32]
+
+
+def file_name(member: str) -> str:
+    return hashlib.sha256(member.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def _lock(key: str) -> threading.Lock:
+    with _locks_guard:
+        return _locks.setdefault(key, threading.Lock())
+
+
+def page(real: str, st: os.stat_result, member: str) -> str | None:
+    """The path of the cached copy of page `member` of the archive at `real` (unpacked now when
+    the archive is not in the cache yet), or None when the archive does not hold it."""
+    key = _folder_name(real, st)
+    folder = root() / key
+    path = folder / file_name(member)
+    if not path.is_file():
+        with _lock(key):
+            if not folder.is_dir():
+                _unpack(real, folder)
+    if not path.is_file():
+        return None
+    try:
+        os.utime(folder)
+    except OSError:
+        pass
+    return str(path)
+
+
+def _unpack(real: str, folder: Path) -> None:
+    base = root()
+    base.mkdir(parents=True, exist_ok=True)
+    tmp = base / f".{folder.name}.{os.getpid()}.{threading.get_ident()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    names = {m.name for m in libarch.listing(real, lambda name: 0)[0].members if is_page(m.name.rpartition("/")[2])}
+
+    def write(name: str, data: bytes) -> None:
+        with open(tmp / file_name(name), "wb") as f:
+            f.write(data)
+
+    try:
+        written = libarch.extract(real, names, write)
+        try:
+            os.rename(tmp, folder)
+        except OSError:  # another process unpacked it first
+            shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    log.info("page cache: unpacked %d pages (%d KB) of %s", len(names), written >> 10, real)
+    trim(keep=folder.name)
+
+
+def trim(keep: str | None = None) -> None:
+    """Remove the folders used least recently until the cache fits PAGE_CACHE_MB."""
+    limit = settings.PAGE_CACHE_MB << 20
+    folders = []
+    try:
+        entries = list(os.scandir(root()))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith(".") or not entry.is_dir(follow_symlinks=False):
+            continue
+        try:
+            size = sum(f.stat().st_size for f in os.scandir(entry.path))
+            folders.append((entry.stat().st_mtime_ns, entry.name, size))
+        except OSError:
+            continue
+    total = sum(size for _, _, size in folders)
+    for _, name, size in sorted(folders):
+        if total <= limit:
+            break
+        if name == keep:
+            continue
+        shutil.rmtree(root() / name, ignore_errors=True)
+        total -= size

@@ -1,0 +1,219 @@
+"""CBR (RAR4 and RAR5, solid too), CB7 and CBT read in place (docs/library.md, "Archives").
+
+Archives: Komga's own test archives, made with WinRAR and 7-Zip (tests/library/fixtures/komga/);
+CB7 archives made here with Debian's 7-Zip (`7zz`), CBT with GNU tar, both from real page images.
+Read back by the real scanner, through /api/chapter and /lib/ of a running server, and as a CBZ
+download; hostile archives end in a scan warning, never in a crash or a write outside DATA.
+"""
+import io
+import shutil
+import subprocess
+import tarfile
+import zipfile
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from bench.server import Server
+from library import libarch
+from library.scan import Scan
+from tests.conftest import PASSWORD
+from tests.reader.komga.apps import basic
+from tests.library.cbz import comic_info, pages
+from tests.support.pages import wait_for_library
+
+pytestmark = pytest.mark.process  # 7zz, tar and a real serve
+
+KOMGA = Path(__file__).parent / "fixtures" / "komga"
+SEVEN_ZIP = shutil.which("7zz") or shutil.which("7z")
+PNG_48 = (48, 48)
+
+
+def seven_zip(path, folder, *options):
+    """`7zz a` of the files of `folder` into `path`: solid by default, as 7-Zip writes archives."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run([SEVEN_ZIP, "a", "-bd", "-y", *options, str(path), "."], cwd=folder, check=True,
+                   stdout=subprocess.DEVNULL)
+    return path
+
+
+def tar(path, folder):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["tar", "-cf", str(path), "-C", str(folder), "."], check=True)
+    return path
+
+
+def written(folder, members):
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in members.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    return folder
+
+
+def formats_tree(root, tmp):
+    m = root / "Komga Formats"
+    m.mkdir(parents=True)
+    for n, name in enumerate(("rar4.rar", "rar5.rar", "rar5-solid.rar"), start=1):
+        shutil.copy(KOMGA / name, m / f"Komga Formats c{n:03d}.cbr")
+    shutil.copy(KOMGA / "7zip.7z", m / "Komga Formats c004.cb7")
+    shutil.copy(KOMGA / "rar4-solid.rar", m / "Komga Formats c005.cbr")
+    shutil.copy(KOMGA / "rar5-encrypted.rar", m / "Komga Formats c006.cbr")
+    shutil.copy(KOMGA / "7zip-encrypted.7z", m / "Komga Formats c007.cb7")
+    made = root / "Made Here"
+    seven_zip(made / "Made Here c001.cb7", written(tmp / "seven", {**pages(4), "ComicInfo.xml": comic_info(
+        Series="Made Here", Title="Sevens", Number="1", Manga="No")}))
+    tar(made / "Made Here c002.cbt", written(tmp / "tar", {**pages(3, folder="Chapter 2/")}))
+    return root
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("formats")
+    return formats_tree(tmp / "library", tmp)
+
+
+def test_the_scan_reads_each_format_and_names_what_it_cannot(library):
+    idx, report = Scan(library, None, "full").run()
+    assert report["error"] is None
+    komga = idx.get("Komga Formats")
+    found = {c.key: [(v.archive.rsplit("/", 1)[1], v.files(), v.sizes()) for v in c.versions] for c in komga.chapters()}
+    assert found == {
+        "1": [("Komga Formats c001.cbr", ["komga-1.png", "komga-2.png", "komga-3.png"], [PNG_48] * 3)],
+        "2": [("Komga Formats c002.cbr", ["komga.png"], [PNG_48])],
+        "3": [("Komga Formats c003.cbr", ["komga-1.png", "komga-2.png", "komga-3.png"], [PNG_48] * 3)],
+        "4": [("Komga Formats c004.cb7", ["komga.png"], [PNG_48])],
+    }
+    warned = {path.rsplit("/", 1)[1]: message for kind, path, message in idx.all_warnings()
+              if kind == "unreadable-archive"}
+    assert "solid RAR4" in warned["Komga Formats c005.cbr"]
+    assert "encrypted" in warned["Komga Formats c006.cbr"] and "encrypted" in warned["Komga Formats c007.cb7"]
+    made = idx.get("Made Here")
+    assert made.title == "Made Here" and made.direction == "ltr"  # ComicInfo inside a CB7, Manga=No
+    c1, c2 = made.chapters()
+    assert (c1.key, c1.title, len(c1.versions[0].files())) == ("1", "Sevens", 4)
+    assert c2.key == "2" and c2.versions[0].files() == [f"Chapter 2/{n:03d}.{e}" for n, e in
+                                                        ((1, "jpg"), (2, "png"), (3, "jpg"))]
+    assert c1.versions[0].sizes()[0] in ((40, 60), (60, 90))
+
+
+@pytest.fixture(scope="module")
+def served(library, tmp_path_factory):
+    data = tmp_path_factory.mktemp("data")
+    srv = Server(data, library).start()  # a real serve, shared: these tests only read
+    user = srv.client().signup("admin", PASSWORD)
+    wait_for_library(user, 2)
+    yield srv, user, data
+    srv.stop()
+
+
+def members_of(path):
+    out = {}
+    with libarch.libarchive.file_reader(str(path)) as archive:
+        for entry in archive:
+            if entry.isreg:
+                out[entry.pathname.removeprefix("./")] = b"".join(entry.get_blocks())
+    return out
+
+
+@pytest.mark.parametrize("manga, cid, archive", [
+    ("Komga Formats", "0/1", "Komga Formats c001.cbr"),  # RAR4: read member by member
+    ("Komga Formats", "0/3", "Komga Formats c003.cbr"),  # solid RAR5: from the page cache
+    ("Komga Formats", "0/4", "Komga Formats c004.cb7"),  # 7z: from the page cache
+    ("Made Here", "0/1", "Made Here c001.cb7"),
+    ("Made Here", "0/2", "Made Here c002.cbt"),  # tar: member by member
+])
+def test_each_page_is_served_byte_for_byte(served, library, manga, cid, archive):
+    srv, user, _ = served
+    status, _, chapter = user.get(f"/api/chapter?m={quote(manga)}&c={quote(cid)}")
+    assert status == 200, chapter
+    originals = members_of(library / manga / archive)
+    assert len(chapter["pages"]) == len([n for n in originals if n.endswith((".png", ".jpg"))])
+    for page in chapter["pages"]:
+        status, headers, body = user.get("/" + page["u"])
+        member = page["u"].split(quote(archive) + "/", 1)[1]
+        assert status == 200 and body == originals[quote_free(member)], page["u"]
+        assert headers["Content-Type"] in ("image/png", "image/jpeg")
+        assert user.get("/" + page["u"], headers={"If-None-Match": headers["ETag"]})[0] == 304
+
+
+def quote_free(member):
+    from urllib.parse import unquote
+    return unquote(member.split("?", 1)[0])
+
+
+def test_solid_archives_are_unpacked_once_into_the_page_cache_in_data(served, library):
+    srv, user, data = served
+    chapter = user.get(f"/api/chapter?m={quote('Komga Formats')}&c=0/3")[2]
+    assert user.get("/" + chapter["pages"][0]["u"])[0] == 200
+    cache = data / "page-cache"
+    folders = [p for p in cache.iterdir() if not p.name.startswith(".")]
+    assert folders and all(len(list(f.iterdir())) >= 1 for f in folders)
+    before = {f: f.stat().st_mtime_ns for f in folders}
+    for page in chapter["pages"]:
+        assert user.get("/" + page["u"])[0] == 200
+    assert {p for p in cache.iterdir() if not p.name.startswith(".")} == set(folders)  # nothing unpacked again
+    assert not any(p.name.startswith(".") for p in cache.iterdir())
+    assert all(f.stat().st_mtime_ns >= before[f] for f in folders)
+
+
+def test_a_cbr_chapter_downloads_as_a_cbz_of_the_same_pages(served, library):
+    srv, user, _ = served
+    status, headers, body = user.get("/download/" + quote("Komga Formats", safe="") + "/0/1/")
+    assert status == 200, body[:200]
+    with zipfile.ZipFile(io.BytesIO(body)) as z:
+        images = sorted(n for n in z.namelist() if n.endswith(".png"))
+        assert len(images) == 3
+        originals = members_of(library / "Komga Formats" / "Komga Formats c001.cbr")
+        assert sorted(z.read(n) for n in images) == sorted(originals.values())
+
+
+def test_hostile_archives_are_warnings_never_a_crash(tmp_path):
+    lib = tmp_path / "library" / "Hostile"
+    lib.mkdir(parents=True)
+    # traversal names and a link, in a tar written by Python's tarfile (GNU tar strips them)
+    png = pages(1)["001.jpg"]
+    with tarfile.open(lib / "Hostile c001.cbt", "w") as t:
+        for name in ("001.png", "../../001.png", "/etc/002.png"):
+            info = tarfile.TarInfo(name)
+            info.size = len(png)
+            t.addfile(info, io.BytesIO(png))
+        link = tarfile.TarInfo("link.png")
+        link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+        t.addfile(link)
+    # a bomb: 20 MB of zeros named as a page compress to a few KB
+    bomb = tmp_path / "bomb"
+    bomb.mkdir()
+    (bomb / "001.png").write_bytes(b"\0" * (20 << 20))
+    seven_zip(lib / "Hostile c002.cb7", bomb)
+    # an archive cut short, and a text file named .cbr
+    data = (KOMGA / "rar4.rar").read_bytes()
+    (lib / "Hostile c003.cbr").write_bytes(data[: len(data) // 2])
+    (lib / "Hostile c004.cbr").write_text("not an archive at all")
+    idx, report = Scan(tmp_path / "library", None, "full").run()
+    assert report["error"] is None
+    warnings = {(kind, path.split("/", 1)[1]): message for kind, path, message in idx.all_warnings()}
+    manga = idx.get("Hostile")
+    c1 = manga.chapter("0/1") if manga else None
+    assert c1 is not None and c1.versions[0].files() == ["001.png"]
+    assert "has a '..' or '.' part" in warnings[("archive-member", "Hostile c001.cbt/../../001.png")]
+    assert "absolute path" in warnings[("archive-member", "Hostile c001.cbt//etc/002.png")]
+    assert "link" in warnings[("archive-member", "Hostile c001.cbt/link.png")]
+    assert "bomb" in warnings[("unreadable-archive", "Hostile c002.cb7")]
+    assert "Truncated" in warnings[("unreadable-archive", "Hostile c003.cbr")]
+    assert "Unrecognized archive format" in warnings[("unreadable-archive", "Hostile c004.cbr")]
+    assert not (tmp_path / "etc").exists() and not (tmp_path / "001.png").exists()
+
+
+def test_the_komga_api_gives_each_book_its_archive_media_type(served):
+    srv, _, _ = served
+    app = srv.client()
+    auth = {"Authorization": basic("admin")}
+    status, _, page = app.get("/komga/api/v1/books?size=50", headers=auth)
+    assert status == 200, page
+    media = {b["name"]: b["media"]["mediaType"] for b in page["content"]}
+    assert media["Komga Formats c001.cbr"] == "application/x-rar-compressed"
+    assert media["Komga Formats c004.cb7"] == "application/x-7z-compressed"
+    assert media["Made Here c002.cbt"] == "application/x-tar"
+    assert {b["media"]["pagesCount"] for b in page["content"] if b["name"] == "Komga Formats c003.cbr"} == {3}
