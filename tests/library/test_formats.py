@@ -19,8 +19,8 @@ from bench.server import Server
 from library import libarch
 from library.scan import Scan
 from tests.conftest import PASSWORD
-from tests.reader.komga.apps import basic
 from tests.library.cbz import comic_info, pages
+from tests.reader.komga.apps import basic
 from tests.support.pages import wait_for_library
 
 pytestmark = pytest.mark.process  # 7zz, tar and a real serve
