@@ -13,7 +13,7 @@ a chapter, each folder is a chapter; otherwise the archive is one chapter.
 import os
 from typing import NamedTuple
 
-from . import comicinfo, imagesize, libarch, zipread
+from . import comicinfo, imagesize, libarch, pdfread, zipread
 from .names import ChapterName, is_page, natural_key, parse_entry
 
 HEADER_BUDGET = 64 << 20  # bytes of compressed data header reads may take from one archive
@@ -71,8 +71,12 @@ def _read_libarchive(path, rel):
 
 def read(path, rel):
     """The Listing of the archive at `path` (`rel` relative to LIBRARY, for warnings)."""
-    if path.rpartition(".")[2].casefold() in libarch.FORMATS:
+    ext = path.rpartition(".")[2].casefold()
+    if ext in libarch.FORMATS:
         return _read_libarchive(path, rel)
+    if ext == "pdf":
+        found, info = pdfread.listing(path)
+        return _listing([p.name for p in found], [p.size for p in found], info or None, [])
     try:
         return _read_zip(path, rel)
     except zipread.Refused:

@@ -11,10 +11,10 @@ from typing import NamedTuple
 from . import release
 
 IMAGE_EXTENSIONS = frozenset({"jpg", "jpeg", "png", "webp", "gif", "avif"})
-# CBZ/ZIP (zipread.py), and CBR/RAR, CB7/7z, CBT/tar (libarch.py).
-ARCHIVE_EXTENSIONS = frozenset({"cbz", "zip", "cbr", "rar", "cb7", "7z", "cbt", "tar"})
+# CBZ/ZIP (zipread.py), CBR/RAR, CB7/7z, CBT/tar (libarch.py) and PDF (pdfread.py).
+ARCHIVE_EXTENSIONS = frozenset({"cbz", "zip", "cbr", "rar", "cb7", "7z", "cbt", "tar", "pdf"})
 # Books of other formats: never read, always reported (docs/library.md, "Archives").
-UNREAD_FORMATS = {"pdf": "PDF", "epub": "EPUB"}
+UNREAD_FORMATS = {"epub": "EPUB"}
 IGNORED_NAMES = frozenset({"@eadir", "__macosx", "thumbs.db", "desktop.ini"})
 ROTATIONS = {"r90": 90, "r180": 180, "r270": 270}
 

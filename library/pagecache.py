@@ -1,5 +1,5 @@
-"""The page cache: pages of solid archives (solid RAR, 7z), unpacked once into DATA/page-cache/
-(docs/library.md, "Archives").
+"""The page cache: pages of solid archives (solid RAR, 7z), unpacked once, and rendered PDF pages
+(pdfread.py), in DATA/page-cache/ (docs/library.md, "Archives").
 
 A solid archive's member can be reached only by decompressing every member before it, so the
 first page asked of such an archive unpacks all its pages in one pass (libarch.extract), into a
@@ -63,6 +63,32 @@ def page(real: str, st: os.stat_result, member: str) -> str | None:
         os.utime(folder)
     except OSError:
         pass
+    return str(path)
+
+
+def cached(real: str, st: os.stat_result, member: str) -> str | None:
+    """The path of a page kept for `member` of the book at `real` (a rendered PDF page), or None."""
+    folder = root() / _folder_name(real, st)
+    path = folder / file_name(member)
+    if not path.is_file():
+        return None
+    try:
+        os.utime(folder)
+    except OSError:
+        pass
+    return str(path)
+
+
+def keep(real: str, st: os.stat_result, member: str, data: bytes) -> str:
+    """Keep `data` as the page `member` of the book at `real` (written whole, then renamed)."""
+    folder = root() / _folder_name(real, st)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / file_name(member)
+    tmp = folder / f".{path.name}.{os.getpid()}.{threading.get_ident()}"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+    trim(keep=folder.name)
     return str(path)
 
 

@@ -19,7 +19,7 @@ from collections import OrderedDict
 
 from django.http import FileResponse, HttpResponse, HttpResponseNotModified
 
-from . import libarch, pagecache, zipread
+from . import libarch, pagecache, pdfread, zipread
 from .imagesize import CONTENT_TYPES, detect
 from .names import is_page
 
@@ -202,8 +202,11 @@ def open_file(real):
 def open_member(real, member_name):
     """The member `member_name` of the archive at the real path `real`, or None when it is not
     there, cannot be read, or is no image. RAR, 7z and tar: _open_libarchive()."""
-    if real.rpartition(".")[2].casefold() in libarch.FORMATS:
+    ext = real.rpartition(".")[2].casefold()
+    if ext in libarch.FORMATS:
         return _open_libarchive(real, member_name)
+    if ext == "pdf":
+        return _open_pdf(real, member_name)
     opened = _open_regular(real)
     if opened is None:
         return None
@@ -255,3 +258,24 @@ def _open_libarchive(real, member_name):
     if kind is None:
         return None
     return PageFile(io.BytesIO(data), kind, len(data), etag, None)
+
+
+def _open_pdf(real, member_name):
+    """A page of a PDF: the JPEG it holds when that is the whole page, else its rendering (pdfread)."""
+    opened = _open_regular(real)
+    if opened is None:
+        return None
+    f, st = opened
+    f.close()
+    etag = f'"{st.st_ino:x}-{st.st_size:x}-{st.st_mtime_ns:x}-{pagecache.file_name(member_name)[:12]}"'
+    try:
+        own, cached = pdfread.page_bytes(real, st, member_name)
+    except (OSError, ValueError, pdfread.Refused) as e:
+        log.warning("not serving %s in %s: %s", member_name, real, e)
+        return None
+    if own is not None:
+        return PageFile(io.BytesIO(own), "jpeg", len(own), etag, None)
+    page = open_file(cached) if cached else None
+    if page is not None:
+        page.etag = etag
+    return page

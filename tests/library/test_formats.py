@@ -14,9 +14,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from PIL import Image
 
 from bench.server import Server
-from library import libarch
+from library import libarch, pdfread
 from library.scan import Scan
 from tests.conftest import PASSWORD
 from tests.library.cbz import comic_info, pages
@@ -65,6 +66,11 @@ def formats_tree(root, tmp):
     seven_zip(made / "Made Here c001.cb7", written(tmp / "seven", {**pages(4), "ComicInfo.xml": comic_info(
         Series="Made Here", Title="Sevens", Number="1", Manga="No")}))
     tar(made / "Made Here c002.cbt", written(tmp / "tar", {**pages(3, folder="Chapter 2/")}))
+    shelf = root / "Pdf Shelf"
+    shelf.mkdir()
+    scans = [Image.new("RGB", (400, 600), (40 * n, 90, 160)) for n in range(3)]
+    scans[0].save(shelf / "Pdf Shelf v01.pdf", save_all=True, append_images=scans[1:])  # Pillow: JPEG pages
+    shutil.copy(KOMGA / "komga.pdf", shelf / "Pdf Shelf v02.pdf")  # ImageMagick's, a Flate image: rendered
     return root
 
 
@@ -72,6 +78,11 @@ def formats_tree(root, tmp):
 def library(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("formats")
     return formats_tree(tmp / "library", tmp)
+
+
+def jpeg_size(data):
+    assert data[:3] == b"\xff\xd8\xff"
+    return Image.open(io.BytesIO(data)).size
 
 
 def test_the_scan_reads_each_format_and_names_what_it_cannot(library):
@@ -96,6 +107,11 @@ def test_the_scan_reads_each_format_and_names_what_it_cannot(library):
     assert c2.key == "2" and c2.versions[0].files() == [f"Chapter 2/{n:03d}.{e}" for n, e in
                                                         ((1, "jpg"), (2, "png"), (3, "jpg"))]
     assert c1.versions[0].sizes()[0] in ((40, 60), (60, 90))
+    shelf = idx.get("Pdf Shelf")  # each PDF a book; page sizes from the page boxes, 1,600 pixels wide
+    assert [(b.key, [c.key for c in b.chapters]) for b in shelf.books] == [("1", ["1"]), ("2", ["1"])]
+    v1, v2 = (b.chapters[0].versions[0] for b in shelf.books)
+    assert v1.files() == ["0001.jpg", "0002.jpg", "0003.jpg"] and v1.sizes() == [(1600, 2400)] * 3
+    assert v2.files() == ["0001.jpg"] and v2.sizes() == [(1600, 1600)]
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +119,7 @@ def served(library, tmp_path_factory):
     data = tmp_path_factory.mktemp("data")
     srv = Server(data, library).start()  # a real serve, shared: these tests only read
     user = srv.client().signup("admin", PASSWORD)
-    wait_for_library(user, 2)
+    wait_for_library(user, 3)
     yield srv, user, data
     srv.stop()
 
@@ -141,6 +157,24 @@ def test_each_page_is_served_byte_for_byte(served, library, manga, cid, archive)
 def quote_free(member):
     from urllib.parse import unquote
     return unquote(member.split("?", 1)[0])
+
+
+def test_a_pdf_page_that_is_one_jpeg_is_served_as_it_is_and_others_are_rendered_once(served, library):
+    srv, user, data = served
+    own = user.get(f"/api/chapter?m={quote('Pdf Shelf')}&c=1/1")[2]["pages"]
+    bodies = [user.get("/" + p["u"]) for p in own]
+    assert all(status == 200 and headers["Content-Type"] == "image/jpeg" for status, headers, _ in bodies)
+    assert [jpeg_size(body) for _, _, body in bodies] == [(400, 600)] * 3  # the scans' own bytes
+    assert len({body for _, _, body in bodies}) == 3
+    page = user.get(f"/api/chapter?m={quote('Pdf Shelf')}&c=2/1")[2]["pages"][0]
+    status, headers, body = user.get("/" + page["u"])
+    assert status == 200 and jpeg_size(body) == (1600, 1600)  # rendered at the listed size
+    assert user.get("/" + page["u"], headers={"If-None-Match": headers["ETag"]})[0] == 304
+    rendered = [f for f in (data / "page-cache").rglob("*") if f.is_file() and f.read_bytes() == body]
+    assert len(rendered) == 1
+    stamp = rendered[0].stat().st_mtime_ns
+    assert user.get("/" + page["u"])[2] == body and rendered[0].stat().st_mtime_ns == stamp  # not rendered again
+    assert user.get("/" + page["u"].replace("0001.jpg", "0002.jpg"))[0] == 404
 
 
 def test_solid_archives_are_unpacked_once_into_the_page_cache_in_data(served, library):
@@ -191,6 +225,7 @@ def test_hostile_archives_are_warnings_never_a_crash(tmp_path):
     data = (KOMGA / "rar4.rar").read_bytes()
     (lib / "Hostile c003.cbr").write_bytes(data[: len(data) // 2])
     (lib / "Hostile c004.cbr").write_text("not an archive at all")
+    (lib / "Hostile c005.pdf").write_text("%PDF-1.4 but nothing else")
     idx, report = Scan(tmp_path / "library", None, "full").run()
     assert report["error"] is None
     warnings = {(kind, path.split("/", 1)[1]): message for kind, path, message in idx.all_warnings()}
@@ -203,6 +238,22 @@ def test_hostile_archives_are_warnings_never_a_crash(tmp_path):
     assert "bomb" in warnings[("unreadable-archive", "Hostile c002.cb7")]
     assert "Truncated" in warnings[("unreadable-archive", "Hostile c003.cbr")]
     assert "Unrecognized archive format" in warnings[("unreadable-archive", "Hostile c004.cbr")]
+    assert ("unreadable-archive", "Hostile c005.pdf") in warnings
+
+
+def test_a_10000_page_pdf_is_listed_from_its_page_boxes_and_a_huge_page_is_rendered_within_the_cap(tmp_path):
+    lib = tmp_path / "library" / "Long"
+    lib.mkdir(parents=True)
+    tiny = [Image.new("RGB", (8, 12), (n % 250, 0, 0)) for n in range(10_000)]
+    tiny[0].save(lib / "Long v01.pdf", save_all=True, append_images=tiny[1:])
+    # 10 x 10 pixels at 0.05 dpi: a page box of 14,400 points a side
+    Image.new("RGB", (10, 10), (0, 0, 0)).convert("L").save(lib / "Long v02.pdf", resolution=0.05)
+    idx, report = Scan(tmp_path / "library", None, "full").run()
+    assert report["error"] is None, report
+    v1, v2 = (b.chapters[0].versions[0] for b in idx.get("Long").books)
+    assert len(v1.files()) == 10_000 and v1.sizes()[9_999] == (1600, 2400)
+    (w, h), = v2.sizes()
+    assert w * h <= pdfread.MAX_PIXELS and w == h
     assert not (tmp_path / "etc").exists() and not (tmp_path / "001.png").exists()
 
 

@@ -1,0 +1,144 @@
+"""PDF books, read in place through PDFium (`pypdfium2`; docs/library.md, "Archives").
+
+A PDF is one book whose pages are its pages. The scan reads only the page count and each page's
+box (`listing()`: no page is loaded or drawn), so a page's size is known before it is rendered:
+RENDER_WIDTH wide, its height in the box's proportion. The members are named `0001.jpg` … in page
+order; every page is served as a JPEG:
+
+- a page that is one JPEG image covering the page (a scanned comic) is served as that image's own
+  bytes, never re-encoded;
+- any other page is rendered once, RENDER_WIDTH pixels wide and at most MAX_PIXELS in all, and kept
+  in the page cache (pagecache.py) with the pages of solid archives.
+
+PDFium is not safe to call from two threads at once, so every call holds one lock. It runs no
+JavaScript (no form environment is set up) and follows no link; an encrypted PDF is refused.
+"""
+from __future__ import annotations
+
+import io
+import os
+import threading
+from typing import Any, NamedTuple
+
+from . import pagecache
+from .zipread import MAX_MEMBERS, Refused
+
+try:
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_raw
+    MISSING = None
+except ImportError as e:
+    pdfium, pdfium_raw = None, None
+    MISSING = f"the pypdfium2 package cannot be loaded ({e})"
+
+RENDER_WIDTH = 1600
+MAX_PIXELS = 16_000_000
+JPEG_QUALITY = 88
+COVERS = 0.95  # an image over 95 % of the page box in each direction is the page
+_lock = threading.Lock()
+
+
+class Page(NamedTuple):
+    name: str
+    size: tuple[int, int]
+
+
+def member_name(index: int) -> str:
+    return f"{index + 1:04d}.jpg"
+
+
+def _index(name: str) -> int | None:
+    stem, _, ext = name.partition(".")
+    return int(stem) - 1 if ext == "jpg" and stem.isdigit() and len(stem) >= 4 else None
+
+
+def _open(path: str) -> Any:
+    if pdfium is None:
+        raise Refused(MISSING)
+    try:
+        return pdfium.PdfDocument(path)
+    except pdfium.PdfiumError as e:
+        text = str(e)
+        if "password" in text.casefold():
+            raise Refused("it is encrypted (password-protected PDFs are not read)") from None
+        raise Refused(f"PDFium cannot read it: {text}") from None
+
+
+def _render_size(width: float, height: float) -> tuple[int, int]:
+    """Pixels of a page RENDER_WIDTH wide (fewer when it would pass MAX_PIXELS)."""
+    if width <= 0 or height <= 0:
+        return RENDER_WIDTH, RENDER_WIDTH
+    w = RENDER_WIDTH
+    h = w * height / width
+    if w * h > MAX_PIXELS:
+        w = int((MAX_PIXELS * width / height) ** 0.5)
+        h = w * height / width
+    return max(1, int(w)), max(1, round(h))
+
+
+def listing(path: str) -> tuple[list[Page], dict[str, str]]:
+    """([Page], its Title and Author as ComicInfo-like fields) from the page boxes alone."""
+    with _lock:
+        pdf = _open(path)
+        try:
+            count = len(pdf)
+            if count > MAX_MEMBERS:
+                raise Refused(f"it has more than {MAX_MEMBERS:,} pages")
+            pages = [Page(member_name(i), _render_size(*pdf.get_page_size(i))) for i in range(count)]
+            meta = pdf.get_metadata_dict()
+        finally:
+            pdf.close()
+    info = {}
+    for key, field in (("Title", "Title"), ("Author", "Writer")):
+        value = (meta.get(key) or "").replace("\x00", "").strip()
+        if value and "://" not in value:  # ImageMagick and others write their address as the author
+            info[field] = value
+    return pages, info
+
+
+def page_bytes(real: str, st: os.stat_result, member: str) -> tuple[bytes | None, str | None]:
+    """(the JPEG of one page when it can be served as the PDF holds it, else None; the path of its
+    rendering in the page cache, else None). Both None: no such page."""
+    index = _index(member)
+    if index is None:
+        return None, None
+    cached = pagecache.cached(real, st, member)
+    if cached:
+        return None, cached
+    with _lock:
+        pdf = _open(real)
+        try:
+            if index >= len(pdf):
+                return None, None
+            page = pdf[index]
+            try:
+                own = _own_jpeg(page)
+                if own is not None:
+                    return own, None
+                width, height = page.get_size()
+                w, _ = _render_size(width, height)
+                image = page.render(scale=w / width if width > 0 else 1, may_draw_forms=False).to_pil()
+            finally:
+                page.close()
+        finally:
+            pdf.close()
+    out = io.BytesIO()
+    image.convert("RGB").save(out, "JPEG", quality=JPEG_QUALITY)
+    return None, pagecache.keep(real, st, member, out.getvalue())
+
+
+def _own_jpeg(page: Any) -> bytes | None:
+    """The bytes of the one JPEG image that covers the page, when that is all the page holds."""
+    objects = list(page.get_objects(max_depth=1))
+    if len(objects) != 1 or objects[0].type != pdfium_raw.FPDF_PAGEOBJ_IMAGE:
+        return None
+    image = objects[0]
+    if image.get_filters() != ["DCTDecode"]:
+        return None
+    width, height = page.get_size()
+    left, bottom, right, top = image.get_bounds()
+    if (right - left) < COVERS * width or (top - bottom) < COVERS * height:
+        return None
+    data = bytes(image.get_data(decode_simple=False))
+    return data if data[:3] == b"\xff\xd8\xff" else None
+
