@@ -13,7 +13,7 @@ a chapter, each folder is a chapter; otherwise the archive is one chapter.
 import os
 from typing import NamedTuple
 
-from . import comicinfo, imagesize, libarch, pdfread, zipread
+from . import comicinfo, epubread, imagesize, libarch, pdfread, zipread
 from .names import ChapterName, is_page, natural_key, parse_entry
 
 HEADER_BUDGET = 64 << 20  # bytes of compressed data header reads may take from one archive
@@ -86,15 +86,23 @@ def read(path, rel):
 
 
 def _read_zip(path, rel):
+    epub = path.rpartition(".")[2].casefold() == "epub"
     with open(path, "rb") as f:
         st = os.fstat(f.fileno())
-        members, refused = zipread.directory(f, st.st_size, _wanted)
+        members, refused = zipread.directory(f, st.st_size, (lambda name: True) if epub else _wanted)
         warnings = [("archive-member", f"{rel}/{name}", f"not read: {why}") for name, why in refused]
         info = None
         meta = next((m for m in members if m.name.casefold() == "comicinfo.xml"), None)
         if meta is not None:
             info = _comicinfo(f, meta, st.st_size, f"{rel}/{meta.name}", warnings)
-        pages = sorted((m for m in members if m is not meta), key=lambda m: natural_key(m.name))
+        # a ZIP merely named .epub (no container.xml) reads as a CBZ, as in Komga
+        epub = epub and any(m.name == "META-INF/container.xml" for m in members)
+        if epub:  # the spine's order, and the package's title, authors and direction (epubread.py)
+            order, info = epubread.spine(f, st.st_size, members)
+            by_name = {m.name: m for m in members}
+            pages = [by_name[name] for name in order]
+        else:
+            pages = sorted((m for m in members if m is not meta and _wanted(m.name)), key=lambda m: natural_key(m.name))
         sizes, budget = [], HEADER_BUDGET
         for m in pages:
             size = None

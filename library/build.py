@@ -51,7 +51,7 @@ def warn_unread(warn, rel, name):
     what = unread_format(name)
     if what:
         warn("skipped-file", join(rel, name),
-             f"{what} files are not read: only archives (CBZ, CBR, CB7, CBT, PDF) and image folders are")
+             f"{what} files are not read: only archives (CBZ, CBR, CB7, CBT, PDF, EPUB) and image folders are")
 
 
 class MangaBuilder(ArchiveBuilding):

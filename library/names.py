@@ -11,10 +11,10 @@ from typing import NamedTuple
 from . import release
 
 IMAGE_EXTENSIONS = frozenset({"jpg", "jpeg", "png", "webp", "gif", "avif"})
-# CBZ/ZIP (zipread.py), CBR/RAR, CB7/7z, CBT/tar (libarch.py) and PDF (pdfread.py).
-ARCHIVE_EXTENSIONS = frozenset({"cbz", "zip", "cbr", "rar", "cb7", "7z", "cbt", "tar", "pdf"})
+# CBZ/ZIP and EPUB (zipread.py, epubread.py), CBR/RAR, CB7/7z, CBT/tar (libarch.py), PDF (pdfread.py).
+ARCHIVE_EXTENSIONS = frozenset({"cbz", "zip", "epub", "cbr", "rar", "cb7", "7z", "cbt", "tar", "pdf"})
 # Books of other formats: never read, always reported (docs/library.md, "Archives").
-UNREAD_FORMATS = {"epub": "EPUB"}
+UNREAD_FORMATS = {"mobi": "MOBI", "azw3": "Kindle (AZW3)", "djvu": "DjVu"}
 IGNORED_NAMES = frozenset({"@eadir", "__macosx", "thumbs.db", "desktop.ini"})
 ROTATIONS = {"r90": 90, "r180": 180, "r270": 270}
 

@@ -71,7 +71,60 @@ def formats_tree(root, tmp):
     scans = [Image.new("RGB", (400, 600), (40 * n, 90, 160)) for n in range(3)]
     scans[0].save(shelf / "Pdf Shelf v01.pdf", save_all=True, append_images=scans[1:])  # Pillow: JPEG pages
     shutil.copy(KOMGA / "komga.pdf", shelf / "Pdf Shelf v02.pdf")  # ImageMagick's, a Flate image: rendered
+    books = root / "Epub Shelf"
+    books.mkdir()
+    shutil.copy(KOMGA / "epub3.epub", books / "Epub Shelf v01.epub")
+    shutil.copy(KOMGA / "zip-as-epub.epub", books / "Epub Shelf v02.epub")
+    fixed_layout_epub(books / "Epub Shelf v03.epub", pages(3))
+    novel_epub(books / "Epub Shelf v04.epub")
     return root
+
+
+def epub(path, opf, files):
+    """An EPUB as the OCF spec lays it out: `mimetype` first and stored, container.xml, the OPF."""
+    container = ('<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:'
+                 'container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/'
+                 'oebps-package+xml"/></rootfiles></container>')
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip", compress_type=zipfile.ZIP_STORED)
+        z.writestr("META-INF/container.xml", container)
+        z.writestr("OEBPS/content.opf", opf)
+        for name, data in files.items():
+            z.writestr(f"OEBPS/{name}", data)
+
+
+def package(items, spine, direction="rtl", title="Paper Moon", creator="Ana Ink"):
+    manifest = "".join(f'<item id="{i}" href="{href}" media-type="{media}"/>' for i, href, media in items)
+    refs = "".join(f'<itemref idref="{i}"/>' for i in spine)
+    return (f'<?xml version="1.0" encoding="utf-8"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0">'
+            f'<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>{title}</dc:title>'
+            f'<dc:creator>{creator}</dc:creator><meta property="rendition:layout">pre-paginated</meta></metadata>'
+            f'<manifest>{manifest}</manifest><spine page-progression-direction="{direction}">{refs}</spine></package>')
+
+
+def fixed_layout_epub(path, images):
+    """A fixed-layout EPUB 3 as stores sell manga: one XHTML page per image (SVG-wrapped for the
+    first, <img> for the rest), spine right to left; the images' names sort against the spine order."""
+    items, files, spine = [], {}, []
+    for n, (name, data) in enumerate(reversed(list(images.items()))):
+        image = f"images/{name}"
+        files[image] = data
+        body = (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+                f'<image xlink:href="../{image}"/></svg>' if n == 0 else f'<img src="../{image}" alt=""/>')
+        files[f"text/p{n}.xhtml"] = (f'<?xml version="1.0"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml">'
+                                     f'<body>{body}</body></html>').encode()
+        items += [(f"p{n}", f"text/p{n}.xhtml", "application/xhtml+xml"),
+                  (f"i{n}", image, "image/png" if name.endswith("png") else "image/jpeg")]
+        spine.append(f"p{n}")
+    epub(path, package(items, spine), files)
+
+
+def novel_epub(path):
+    text = "<p>" + "It was a bright cold day in April, and the clocks were striking thirteen. " * 20 + "</p>"
+    files = {f"c{n}.xhtml": f'<html xmlns="http://www.w3.org/1999/xhtml"><body>{text}</body></html>'.encode()
+             for n in range(3)}
+    epub(path, package([(f"c{n}", f"c{n}.xhtml", "application/xhtml+xml") for n in range(3)],
+                       [f"c{n}" for n in range(3)], direction="ltr"), files)
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +151,8 @@ def test_the_scan_reads_each_format_and_names_what_it_cannot(library):
     }
     warned = {path.rsplit("/", 1)[1]: message for kind, path, message in idx.all_warnings()
               if kind == "unreadable-archive"}
+    assert set(warned) == {"Komga Formats c005.cbr", "Komga Formats c006.cbr", "Komga Formats c007.cb7",
+                           "Epub Shelf v04.epub"}, warned
     assert "solid RAR4" in warned["Komga Formats c005.cbr"]
     assert "encrypted" in warned["Komga Formats c006.cbr"] and "encrypted" in warned["Komga Formats c007.cb7"]
     made = idx.get("Made Here")
@@ -112,6 +167,14 @@ def test_the_scan_reads_each_format_and_names_what_it_cannot(library):
     v1, v2 = (b.chapters[0].versions[0] for b in shelf.books)
     assert v1.files() == ["0001.jpg", "0002.jpg", "0003.jpg"] and v1.sizes() == [(1600, 2400)] * 3
     assert v2.files() == ["0001.jpg"] and v2.sizes() == [(1600, 1600)]
+    books = idx.get("Epub Shelf")  # pages in spine order, the package's title, authors and direction
+    versions = {b.key: b.chapters[0].versions[0] for b in books.books}
+    assert versions["1"].files() == ["cover.jpeg", "0_0.png"]  # Komga's EPUB 3
+    assert versions["2"].files() == ["komga.png"]  # a ZIP named .epub reads as a CBZ
+    assert versions["3"].files() == ["OEBPS/images/003.jpg", "OEBPS/images/002.png", "OEBPS/images/001.jpg"]
+    assert versions["3"].direction == "rtl" and books.meta["authors"] == ["Ana Ink"]
+    assert "4" not in versions
+    assert "text EPUB (a novel)" in warned["Epub Shelf v04.epub"]
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +182,7 @@ def served(library, tmp_path_factory):
     data = tmp_path_factory.mktemp("data")
     srv = Server(data, library).start()  # a real serve, shared: these tests only read
     user = srv.client().signup("admin", PASSWORD)
-    wait_for_library(user, 3)
+    wait_for_library(user, 4)
     yield srv, user, data
     srv.stop()
 
@@ -139,6 +202,7 @@ def members_of(path):
     ("Komga Formats", "0/4", "Komga Formats c004.cb7"),  # 7z: from the page cache
     ("Made Here", "0/1", "Made Here c001.cb7"),
     ("Made Here", "0/2", "Made Here c002.cbt"),  # tar: member by member
+    ("Epub Shelf", "3/1", "Epub Shelf v03.epub"),  # EPUB: its images, from the ZIP
 ])
 def test_each_page_is_served_byte_for_byte(served, library, manga, cid, archive):
     srv, user, _ = served
@@ -226,6 +290,9 @@ def test_hostile_archives_are_warnings_never_a_crash(tmp_path):
     (lib / "Hostile c003.cbr").write_bytes(data[: len(data) // 2])
     (lib / "Hostile c004.cbr").write_text("not an archive at all")
     (lib / "Hostile c005.pdf").write_text("%PDF-1.4 but nothing else")
+    laughs = ('<?xml version="1.0"?><!DOCTYPE p [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+              '<package>&b;</package>')
+    epub(lib / "Hostile c006.epub", laughs, {})
     idx, report = Scan(tmp_path / "library", None, "full").run()
     assert report["error"] is None
     warnings = {(kind, path.split("/", 1)[1]): message for kind, path, message in idx.all_warnings()}
@@ -239,6 +306,7 @@ def test_hostile_archives_are_warnings_never_a_crash(tmp_path):
     assert "Truncated" in warnings[("unreadable-archive", "Hostile c003.cbr")]
     assert "Unrecognized archive format" in warnings[("unreadable-archive", "Hostile c004.cbr")]
     assert ("unreadable-archive", "Hostile c005.pdf") in warnings
+    assert "declares a DOCTYPE or entities" in warnings[("unreadable-archive", "Hostile c006.epub")]
 
 
 def test_a_10000_page_pdf_is_listed_from_its_page_boxes_and_a_huge_page_is_rendered_within_the_cap(tmp_path):

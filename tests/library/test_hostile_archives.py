@@ -207,11 +207,11 @@ def test_it_warns_about_archives_it_does_not_read_anywhere(tmp_path):
     make_cbz(root / "M" / "c0001" / "inner.cbz", pages(1))
     make_page(root / "M" / "c0001" / "001.png")
     (root / "M" / "v01").mkdir()
-    (root / "M" / "v01" / "c001.epub").write_bytes(b"PK\x03\x04")
+    (root / "M" / "v01" / "c001.mobi").write_bytes(b"BOOKMOBI")
     index, report = _scan(root)
     kinds = {(w["kind"], w["path"]) for w in report["warnings"]}
     assert {("skipped-file", "loose.cbz"), ("skipped-file", "book.pdf"), ("skipped-file", "M/c0001/inner.cbz"),
-            ("skipped-file", "M/v01/c001.epub")} <= kinds
+            ("skipped-file", "M/v01/c001.mobi")} <= kinds
 
 
 def test_it_serves_only_what_the_declared_size_allows_from_a_deflated_member(tmp_path):

@@ -64,7 +64,7 @@ def test_an_empty_library_is_still_called_empty(data_dir, tmp_path):
 def broken_files(library_dir):
     chapter = library_dir / "Moon Garden" / "b01 Spring" / "c0001 Seeds"
     (chapter / "003.png").write_bytes(b"not an image at all")
-    (library_dir / "Moon Garden" / "Extras.epub").write_bytes(b"PK\x03\x04")
+    (library_dir / "Moon Garden" / "Extras.mobi").write_bytes(b"BOOKMOBI")
     (library_dir / "Moon Garden" / "c0009 Broken.cbz").write_bytes(b"PK\x03\x04 truncated")
 
 
@@ -74,7 +74,7 @@ def test_admins_see_the_files_a_scan_could_not_read_on_the_manga_page(admin, rea
     page = html(admin, "/manga/Moon%20Garden/")
     assert "Files that could not be read" in page
     for kind, path in (("unreadable-image", "Moon Garden/b01 Spring/c0001 Seeds/003.png"),
-                       ("skipped-file", "Moon Garden/Extras.epub"),
+                       ("skipped-file", "Moon Garden/Extras.mobi"),
                        ("unreadable-archive", "Moon Garden/c0009 Broken.cbz")):
         assert f"<strong>{kind}</strong> {path}:" in page
     assert "Files that could not be read" not in html(reader_user, "/manga/Moon%20Garden/")
