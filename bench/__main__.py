@@ -1,7 +1,7 @@
 """The benchmark: every figure with its baseline from the same run, the ratio, and the target.
 
     python -m bench [--preset large|medium|tiny] [--seconds 5] [--runs 3] [--dir bench/out/<preset>]
-                    [--only files|server|scraper|apps|backup|peering ...]
+                    [--only files|server|formats|scraper|apps|backup|peering ...]
 
 The machine may be busy with other work, so absolute numbers move from run to run; each figure is
 therefore printed next to a baseline measured in the same run on the same machine. See
@@ -21,6 +21,7 @@ from . import (
     catalog_bench,
     dbflush,
     firstpage,
+    formats,
     generate,
     household,
     loadgen,
@@ -48,7 +49,7 @@ SETTINGS = {
 FLUSH_LIMIT_MS = 50
 # The table's sections, in the order they run. The library is generated and scanned for every one
 # (the servers start on its snapshot); "files" adds the scan's own rows, the flushes and catalog.json.
-SECTIONS = ("files", "server", "scraper", "apps", "backup", "peering")
+SECTIONS = ("files", "server", "formats", "scraper", "apps", "backup", "peering")
 
 
 def typical_page(library):
@@ -180,6 +181,11 @@ def main(argv=None):
         rows += catalog_bench.file_rows(work / "catalog")
     if "server" in want:
         rows += server_rows(work, library, index_counts, opts, say)
+    if "formats" in want:
+        say("the same pages as CB7, CBT, PDF and RAR: full scans and /lib/")
+        roots, chapters = formats.copies(work, library)
+        rows += formats.scan_rows(roots, opts["runs"])
+        rows += formats.lib_rows(work, roots, chapters, opts["seconds"], 16, *serving.pinning())
     if "scraper" in want:
         rows += scraper_bench.rows(say)
     if "apps" in want:

@@ -261,7 +261,8 @@ def _open_libarchive(real, member_name):
 
 
 def _open_pdf(real, member_name):
-    """A page of a PDF: the JPEG it holds when that is the whole page, else its rendering (pdfread)."""
+    """A page of a PDF, from the page cache: the JPEG it holds when that is the whole page, else its
+    rendering (pdfread.page_file)."""
     opened = _open_regular(real)
     if opened is None:
         return None
@@ -269,12 +270,10 @@ def _open_pdf(real, member_name):
     f.close()
     etag = f'"{st.st_ino:x}-{st.st_size:x}-{st.st_mtime_ns:x}-{pagecache.file_name(member_name)[:12]}"'
     try:
-        own, cached = pdfread.page_bytes(real, st, member_name)
+        cached = pdfread.page_file(real, st, member_name)
     except (OSError, ValueError, pdfread.Refused) as e:
         log.warning("not serving %s in %s: %s", member_name, real, e)
         return None
-    if own is not None:
-        return PageFile(io.BytesIO(own), "jpeg", len(own), etag, None)
     page = open_file(cached) if cached else None
     if page is not None:
         page.etag = etag

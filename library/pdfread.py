@@ -7,8 +7,10 @@ order; every page is served as a JPEG:
 
 - a page that is one JPEG image covering the page (a scanned comic) is served as that image's own
   bytes, never re-encoded;
-- any other page is rendered once, RENDER_WIDTH pixels wide and at most MAX_PIXELS in all, and kept
-  in the page cache (pagecache.py) with the pages of solid archives.
+- any other page is rendered, RENDER_WIDTH pixels wide and at most MAX_PIXELS in all.
+
+Either is made once, at the first request, and kept in the page cache (pagecache.py) with the
+pages of solid archives; every later request is a plain file.
 
 PDFium is not safe to call from two threads at once, so every call holds one lock. It runs no
 JavaScript (no form environment is set up) and follows no link; an encrypted PDF is refused.
@@ -96,35 +98,36 @@ def listing(path: str) -> tuple[list[Page], dict[str, str]]:
     return pages, info
 
 
-def page_bytes(real: str, st: os.stat_result, member: str) -> tuple[bytes | None, str | None]:
-    """(the JPEG of one page when it can be served as the PDF holds it, else None; the path of its
-    rendering in the page cache, else None). Both None: no such page."""
+def page_file(real: str, st: os.stat_result, member: str) -> str | None:
+    """The path, in the page cache, of the JPEG of one page (its own JPEG when that is the whole
+    page, else its rendering), made now when it is not there yet; None when there is no such page."""
     index = _index(member)
     if index is None:
-        return None, None
+        return None
     cached = pagecache.cached(real, st, member)
     if cached:
-        return None, cached
+        return cached
     with _lock:
         pdf = _open(real)
         try:
             if index >= len(pdf):
-                return None, None
+                return None
             page = pdf[index]
             try:
                 own = _own_jpeg(page)
-                if own is not None:
-                    return own, None
-                width, height = page.get_size()
-                w, _ = _render_size(width, height)
-                image = page.render(scale=w / width if width > 0 else 1, may_draw_forms=False).to_pil()
+                if own is None:
+                    width, height = page.get_size()
+                    w, _ = _render_size(width, height)
+                    image = page.render(scale=w / width if width > 0 else 1, may_draw_forms=False).to_pil()
             finally:
                 page.close()
         finally:
             pdf.close()
-    out = io.BytesIO()
-    image.convert("RGB").save(out, "JPEG", quality=JPEG_QUALITY)
-    return None, pagecache.keep(real, st, member, out.getvalue())
+    if own is None:
+        out = io.BytesIO()
+        image.convert("RGB").save(out, "JPEG", quality=JPEG_QUALITY)
+        own = out.getvalue()
+    return pagecache.keep(real, st, member, own)
 
 
 def _own_jpeg(page: Any) -> bytes | None:
