@@ -107,8 +107,18 @@ def page_file(real: str, st: os.stat_result, member: str) -> str | None:
     cached = pagecache.cached(real, st, member)
     if cached:
         return cached
+    data = page_jpeg(real, member)
+    return pagecache.keep(real, st, member, data) if data is not None else None
+
+
+def page_jpeg(path: str, member: str) -> bytes | None:
+    """The JPEG of one page: its own JPEG when that is the whole page, else drawn; None when the
+    PDF has no such page. Nothing is kept (page_file() keeps it; the folder import does not)."""
+    index = _index(member)
+    if index is None:
+        return None
     with _lock:
-        pdf = _open(real)
+        pdf = _open(path)
         try:
             if index >= len(pdf):
                 return None
@@ -123,11 +133,11 @@ def page_file(real: str, st: os.stat_result, member: str) -> str | None:
                 page.close()
         finally:
             pdf.close()
-    if own is None:
-        out = io.BytesIO()
-        image.convert("RGB").save(out, "JPEG", quality=JPEG_QUALITY)
-        own = out.getvalue()
-    return pagecache.keep(real, st, member, own)
+    if own is not None:
+        return own
+    out = io.BytesIO()
+    image.convert("RGB").save(out, "JPEG", quality=JPEG_QUALITY)
+    return out.getvalue()
 
 
 def _own_jpeg(page: Any) -> bytes | None:

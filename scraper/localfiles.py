@@ -2,13 +2,17 @@
 
 It plays the part the HTTP client plays for network sources, so the folder source, like every
 source, returns descriptors and never reads the disk itself. Every path is resolved (symlinks
-included) and must stay inside an import root. Archives (CBZ/ZIP) are read member by member into
-memory, never extracted, so member names cannot escape anywhere (zip-slip), by the library's own
-archive reader (library/zipread.py) with its limits: the entry count, the total uncompressed size,
-each member's size and compression ratio. A member it refuses is skipped with a warning on the job.
+included) and must stay inside an import root. Archives are read member by member into memory,
+never extracted, so member names cannot escape anywhere (zip-slip), by the library's own readers
+with their limits (the entry count, the total uncompressed size, each member's size and
+compression ratio): CBZ/ZIP and EPUB (library/zipread.py, epubread.py), CBR, CB7 and CBT
+(library/libarch.py) and PDF (library/pdfread.py, each page its own JPEG or drawn). A member a
+reader refuses is skipped with a warning on the job. A solid archive's pages are read in one pass
+the first time one is asked for, and kept in memory for the pages that follow (one archive at a
+time); nothing is written to DATA.
 
 Page URLs: `file:///abs/dir/001.jpg` for a file, `zip:///abs/dir/vol1.cbz#path/in/archive.png`
-for an archive member.
+for an archive member (of any archive format: the file's extension says which reader).
 """
 import os
 import struct
@@ -16,12 +20,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
-from library import zipread
+from library import epubread, libarch, pdfread, zipread
+from library.names import natural_key
 
 from .errors import InvalidInput, Refused
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".gif", ".avif"}
-ARCHIVE_SUFFIXES = {".cbz", ".zip"}
+ARCHIVE_SUFFIXES = {".cbz", ".zip", ".epub", ".cbr", ".rar", ".cb7", ".7z", ".cbt", ".tar", ".pdf"}
 _IGNORED = {"__macosx", "@eadir", "thumbs.db", "desktop.ini"}
 
 
@@ -31,6 +36,7 @@ class LocalReader:
         self.max_bytes = max_bytes
         self.progress = progress
         self.warn = warn or (lambda message: None)  # what a source skipped: kept on the running job
+        self._solid = (None, {})  # (archive path, {member: bytes}): the last solid archive read
 
     def resolve(self, path):
         """An absolute path inside an import root, symlinks resolved; else InvalidInput."""
@@ -69,14 +75,27 @@ class LocalReader:
         return entries
 
     def archive_images(self, path):
-        """Image member names of an archive, after the archive reader's checks; each member it
-        refuses is reported through warn()."""
+        """Image member names of an archive in reading order (natural order of names; an EPUB's
+        spine; a PDF's pages), after the reader's checks; each member it refuses is reported
+        through warn()."""
         archive = self.resolve(str(path))
-        with _open_archive(archive) as (f, size):
-            members, refused = _directory(archive, f, size)
+        suffix = archive.suffix.lower()
+        try:
+            if suffix == ".pdf":
+                return [page.name for page in pdfread.listing(str(archive))[0]]
+            if suffix[1:] in libarch.FORMATS or (suffix in (".cbz", ".zip") and libarch.sniff(str(archive))):
+                directory, _heads = libarch.listing(str(archive), lambda name: 0)
+                members, refused = directory.members, directory.refused
+            else:
+                with _open_archive(archive) as (f, size):
+                    members, refused = _directory(archive, f, size)
+                    if suffix == ".epub" and any(m.name == "META-INF/container.xml" for m in members):
+                        return epubread.spine(f, size, members)[0]
+        except zipread.Refused as e:
+            raise Refused(f"{archive.name} is refused: {e}") from None
         for name, why in refused:
             self.warn(f"{archive.name}: {name} was skipped: {why}")
-        return [m.name for m in members if Path(m.name).suffix.lower() in IMAGE_SUFFIXES]
+        return sorted((m.name for m in members if Path(m.name).suffix.lower() in IMAGE_SUFFIXES), key=natural_key)
 
     def fetch_page(self, page, record=None):
         """-> (bytes, content type hint) for a file: or zip: page URL."""
@@ -96,6 +115,34 @@ class LocalReader:
         return data, ""
 
     def _member(self, archive, name):
+        suffix = archive.suffix.lower()
+        try:
+            if suffix == ".pdf":
+                data = pdfread.page_jpeg(str(archive), name)
+            elif suffix[1:] in libarch.FORMATS or (suffix in (".cbz", ".zip") and libarch.sniff(str(archive))):
+                data = self._libarchive_member(archive, name)
+            else:
+                return self._zip_member(archive, name)
+        except zipread.Refused as e:
+            raise Refused(f"{archive.name}: {name} cannot be read: {e}") from None
+        if data is None:
+            raise Refused(f"{archive.name}: {name} is not in the archive")
+        if len(data) > self.max_bytes:
+            raise Refused(f"{archive.name}: {name} is over the {self.max_bytes >> 20} MiB cap")
+        return data
+
+    def _libarchive_member(self, archive, name):
+        if not libarch.is_solid(str(archive)):
+            return libarch.member(str(archive), name)
+        path, pages = self._solid
+        if path != archive:
+            pages = {}
+            libarch.extract(str(archive), {m.name for m in libarch.listing(str(archive), lambda n: 0)[0].members
+                                           if Path(m.name).suffix.lower() in IMAGE_SUFFIXES}, pages.__setitem__)
+            self._solid = (archive, pages)
+        return pages.get(name)
+
+    def _zip_member(self, archive, name):
         with _open_archive(archive) as (f, size):
             members, refused = _directory(archive, f, size, lambda n: n == name)
             if not members:

@@ -17,7 +17,7 @@ from pathlib import Path
 from library.names import parse_entry
 
 from ..errors import InvalidInput
-from ..localfiles import file_url, zip_url
+from ..localfiles import ARCHIVE_SUFFIXES, file_url, zip_url
 from . import register
 from .base import ChapterInfo, PageInfo, SeriesInfo, Source
 
@@ -30,7 +30,7 @@ def natural_key(name):
 
 def parse_chapter_name(name, series=()):
     """'Chapter 12.5 - The End' -> ('12.5', 'The End'); ('', name) when no number is found."""
-    stem = Path(name).stem if Path(name).suffix.lower() in (".cbz", ".zip") else name
+    stem = Path(name).stem if Path(name).suffix.lower() in ARCHIVE_SUFFIXES else name
     named = parse_entry(stem, series, in_book=True)
     if named is None or named.chapter is None or named.chapter.key.startswith("x"):
         return "", stem.strip(_SEPARATORS)
@@ -114,8 +114,7 @@ class FolderSource(Source):
         if path.is_dir():
             names = [n for n, kind in reader.list_dir(str(path)) if kind == "image"]
             return [PageInfo(url=file_url(path / n)) for n in sorted(names, key=natural_key)]
-        names = reader.archive_images(str(path))
-        return [PageInfo(url=zip_url(path, n)) for n in sorted(names, key=natural_key)]
+        return [PageInfo(url=zip_url(path, n)) for n in reader.archive_images(str(path))]  # in reading order
 
 
 register(FolderSource())

@@ -1,7 +1,9 @@
 """The folder source: folders of images, chapter folders and CBZ/ZIP archives, imported through
 the same staging and publication as any download; hostile archives and paths refused."""
 import io
+import json
 import os
+import shutil
 import zipfile
 
 import pytest
@@ -211,3 +213,34 @@ def test_it_queues_and_imports_a_folder_whose_name_ends_in_a_space_or_dot(daemon
     drain(daemon)
     assert contents(library / manga) == ["c0001 [Import]", "c0002 [Import]", "manga.json"]
     assert [s["manga"] for s in queue.list_series(daemon.queue)] == [manga]
+
+
+@pytest.mark.process  # 7zz and tar make the CB7 and the CBT
+def test_it_imports_cbr_cb7_cbt_epub_and_pdf_chapters_in_their_reading_order(daemon, imports, library, tmp_path):
+    """Komga's RAR4 and solid RAR5 archives, a CB7 by 7-Zip, a CBT by tar, an EPUB whose spine runs
+    against its file names, and a PDF (tests/library/test_formats.py makes them the same way)."""
+    from tests.library.test_formats import KOMGA, fixed_layout_epub, seven_zip, tar, written
+    series = imports / "Every Format"
+    series.mkdir()
+    shutil.copy(KOMGA / "rar4.rar", series / "Every Format c001.cbr")
+    shutil.copy(KOMGA / "rar5-solid.rar", series / "Every Format c002.cbr")
+    seven_zip(series / "Every Format c003.cb7", written(tmp_path / "seven", {"1.png": png(10), "2.png": png(20)}))
+    tar(series / "Every Format c004.cbt", written(tmp_path / "tar", {"p1.jpg": jpeg()}))
+    fixed_layout_epub(series / "Every Format c005.epub", {"a.png": png(30), "b.png": png(40), "c.png": png(50)})
+    pages = [Image.new("RGB", (40, 60), (n * 60, 0, 0)) for n in range(2)]
+    pages[0].save(series / "Every Format c006.pdf", save_all=True, append_images=pages[1:])
+    import_folder(daemon, series)
+    made = {n: contents(library / "Every Format" / f"c{n:04d} [Import]") for n in range(1, 7)}
+    assert made == {1: ["001.png", "002.png", "003.png", "chapter.json"],
+                    2: ["001.png", "002.png", "003.png", "chapter.json"],
+                    3: ["001.png", "002.png", "chapter.json"], 4: ["001.jpg", "chapter.json"],
+                    5: ["001.png", "002.png", "003.png", "chapter.json"], 6: ["001.jpg", "002.jpg", "chapter.json"]}
+    epub_pages = [(library / "Every Format" / "c0005 [Import]" / f"{n:03d}.png").read_bytes() for n in (1, 2, 3)]
+    assert epub_pages == [png(50), png(40), png(30)]  # the spine's order (right to left), not the names'
+    refused = imports / "Refused Format"
+    refused.mkdir()
+    shutil.copy(KOMGA / "rar4-solid.rar", refused / "Refused Format c001.cbr")
+    import_folder(daemon, refused)
+    assert not [p for p in (library / "Refused Format").glob("*") if p.is_dir()]  # no chapter
+    said = json.dumps(daemon.queue.data["jobs"])  # the job says why, with the archive's name
+    assert "Refused Format c001.cbr is refused: it is a solid RAR4 archive" in said, said
