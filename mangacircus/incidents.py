@@ -15,7 +15,8 @@ from pathlib import Path
 from django.conf import settings
 
 FILE_NAME = "incidents.jsonl"
-KINDS = ("crash-loop", "stall", "backup-failed", "corrupt-file", "disk-full", "scan-failed", "library-unavailable")
+KINDS = ("crash-loop", "stall", "backup-failed", "corrupt-file", "disk-full", "scan-failed", "library-unavailable",
+         "chapters-failed")
 MAX_READ = 16 << 20  # the newest 16 MB are read; older lines are history nobody pages through
 
 

@@ -86,7 +86,8 @@ class Daemon:
 
     def _clean_staging(self):
         """Once, with the library there: staging folders of no active job are leftovers."""
-        keep = {j["id"] for j in queue.list_jobs(self.queue) if j["state"] in ("queued", "running", "failed")}
+        keep = {j["id"] for j in queue.list_jobs(self.queue)
+                if j["state"] in ("queued", "running", "failed") or j.get("failed")}  # failed chapters resume
         for name in self.library.clean_staging(keep):
             log.info("removed staging folder %s (no active job)", name)
         self._staging_cleaned = True
@@ -159,17 +160,29 @@ class Daemon:
                 log.exception("job %s failed with an internal error", job["id"])
                 self._failed(job, f"internal error: {e.__class__.__name__}: {e}", True)
         else:
-            self._finish(job, "done", error=None, checkpoint=None, notBefore=None)
+            self._done(job)
         finally:
             self.current = None
             self.idle.set()
             self.heartbeat()
         return True
 
+    def _done(self, job):
+        """Done; with chapters that failed on their own, said on the job and in one incident per run."""
+        failed = dict(job.get("failed") or {})
+        error = None
+        if failed:
+            error = f"done with {len(failed)} failed chapter{'s' if len(failed) > 1 else ''}: " + "; ".join(
+                sorted(set(failed.values()))[:3])
+            text = f"{job['source']} {job['series']}: {len(failed)} chapter(s) failed and were skipped; {error}"
+            log.warning("job %s %s", job["id"], error)
+            append_incident(self.data_dir, "chapters-failed", text, job=job["id"], chapters=sorted(failed))
+        self._finish(job, "done", error=error, checkpoint=None, notBefore=None)
+
     def _finish(self, job, state, **changes):
         """Set the outcome; the staging goes when the job is done or an admin cancelled it meanwhile."""
         cancelled = not queue.finish(self.queue, job, state, **changes)
-        if cancelled or state == "done":
+        if cancelled or (state == "done" and not job.get("failed")):  # a retry resumes failed chapters
             self.library.discard_job(job["id"])
 
     def _interrupted(self, job):

@@ -26,6 +26,10 @@ class Mismatch(ScraperError):
     """A page whose bytes differ from the size or hash its source announced: never stored."""
 
 
+class NoPages(ScraperError):
+    """The source lists a chapter without pages (an empty MangaDex at-home answer): that chapter fails."""
+
+
 class Refused(ScraperError):
     """A request the client will not make or finish: scheme, private address, redirects, size."""
     retry = False

@@ -17,7 +17,18 @@ import logging
 import time
 
 from . import names, queue, sources
-from .errors import BadImage, Cancelled, Interrupted, Mismatch, NotFound, Refused, ScraperError, Stalled, Transient
+from .errors import (
+    BadImage,
+    Cancelled,
+    Interrupted,
+    Mismatch,
+    NoPages,
+    NotFound,
+    Refused,
+    ScraperError,
+    Stalled,
+    Transient,
+)
 from .images import verify
 from .sources.base import ChapterInfo, PageInfo
 
@@ -133,9 +144,20 @@ def run_chapters(d, job):
         if _already_here(chapter, d.library.published_keys(entry["manga"], source.key)):
             queue.chapter_done(d.queue, job, chapter_id)
             continue
-        folder = download_chapter(d, job, source, entry, chapter)
+        try:
+            folder = download_chapter(d, job, source, entry, chapter)
+        except CHAPTER_ERRORS as e:
+            # This chapter's own trouble (no pages, a bad image, a refused file): the others go on.
+            if queue.chapter_failed(d.queue, job, chapter_id, e.message, e.retry):
+                d.warn(f"{entry['manga']}: chapter {chapter.number or 'oneshot'} failed: {e.message}")
+            continue
         if folder:
             published[chapter_id] = folder
+
+
+# Errors of one chapter, not of the source or of the run (Transient: the network or the site; the
+# daemon's own Parked, Stalled, Interrupted and Cancelled): these fail the chapter, not the job.
+CHAPTER_ERRORS = (NoPages, BadImage, Mismatch, Refused, NotFound)
 
 
 def _fill_chapter_info(d, source, entry, job):
@@ -166,7 +188,7 @@ def download_chapter(d, job, source, entry, chapter):
     staging = d.library.staging_dir(staging_name)
     d.progress.touch()
     if not pages:
-        raise ScraperError(f"{source.name} lists no pages for chapter {chapter.number or chapter.id}")
+        raise NoPages(f"{source.name} lists no pages for chapter {chapter.number or chapter.id}")
     stored = d.library.stored_pages(staging, [p.name for p in pages if p.name])
     d.set_progress(chapter=chapter.id, number=chapter.number, page=len(stored), pages=len(pages))
     for index in range(len(pages)):

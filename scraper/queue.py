@@ -39,6 +39,7 @@ FINISHED = ("done", "failed", "cancelled")
 PUBLISHED_KEEP = 500
 FINISHED_KEEP = 200
 WARNINGS_KEEP = 50
+CHAPTER_ATTEMPTS = 2  # tries of one chapter within a job before it is marked failed and the job goes on
 _AT = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 
@@ -65,6 +66,8 @@ class Job(TypedDict):
     notBefore: int | None       # ms: a queued job waits until then (a back-off)
     checkpoint: Checkpoint | None
     done: list[str]             # the chapter ids it finished
+    failed: dict[str, str]      # chapter id → why it failed on its own (CHAPTER_ATTEMPTS): not tried again here
+    tries: dict[str, int]       # chapter id → its failed tries in this job
     error: str | None           # the last failure's message
     warnings: list[str]         # what it skipped without failing (at most WARNINGS_KEEP)
 
@@ -158,7 +161,8 @@ def upgrade(data: Document) -> None:
         t = job.get("created") or now_ms()
         for key, value in (("id", new_id()), ("scope", {}), ("series", None), ("attempts", 0),
                            ("stalls", 0), ("created", t), ("updated", t), ("notBefore", None),
-                           ("checkpoint", None), ("done", []), ("error", None), ("warnings", [])):
+                           ("checkpoint", None), ("done", []), ("error", None), ("warnings", []),
+                           ("failed", {}), ("tries", {})):
             job.setdefault(key, value)
     for entry in data["series"]:
         entry.setdefault("key", series_key(entry["source"], entry["id"]))
@@ -220,7 +224,8 @@ def add_job(q: JsonFile, kind: str, source: str, series: str | None = None, chap
         t = now_ms()
         job = {"id": new_id(), "kind": kind, "source": source, "series": series, "scope": {},
                "state": "queued", "attempts": 0, "stalls": 0, "created": t, "updated": t,
-               "notBefore": None, "checkpoint": None, "done": [], "error": None, "warnings": []}
+               "notBefore": None, "checkpoint": None, "done": [], "error": None, "warnings": [],
+               "failed": {}, "tries": {}}
         if kind == "chapters":
             job["scope"] = {"chapters": [], "info": {}}
             _merge_chapters(job, chapters or [], info or {})
@@ -315,7 +320,9 @@ def retry(q: JsonFile, job_id: str) -> Job:
         job = _get(q, job_id)
         if job["state"] == "running":
             raise ValueError("the job is running")
-        set_state(q, job, "queued", attempts=0, stalls=0, notBefore=None, error=None, warnings=[])
+        # a job done with failed chapters tries those again (docs/scraper.md, "When a chapter fails")
+        set_state(q, job, "queued", attempts=0, stalls=0, notBefore=None, error=None, warnings=[], failed={},
+                  tries={})
         return job
 
 
@@ -356,7 +363,21 @@ def _get(q: JsonFile, job_id: str) -> Job:
 
 def pending_chapters(q: JsonFile, job: Job) -> list[str]:
     with q.lock:
-        return [c for c in job["scope"]["chapters"] if c not in job["done"]]
+        return [c for c in job["scope"]["chapters"] if c not in job["done"] and c not in job["failed"]]
+
+
+def chapter_failed(q: JsonFile, job: Job, chapter: str, message: str, retry: bool) -> bool:
+    """One failed try of one chapter: True when it is now failed on its own (after CHAPTER_ATTEMPTS
+    tries, or at once when `retry` is False), so the job goes on with the next; False: try again."""
+    with q.lock:
+        tries = job["tries"][chapter] = job["tries"].get(chapter, 0) + 1
+        failed = not retry or tries >= CHAPTER_ATTEMPTS
+        if failed:
+            job["failed"][chapter] = message
+        job["checkpoint"] = None
+        job["updated"] = now_ms()
+        save(q)
+        return failed
 
 
 def chapter_info(q: JsonFile, job: Job, chapter_id: str) -> dict[str, Any] | None:

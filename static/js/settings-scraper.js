@@ -31,7 +31,7 @@
   const jobTitle = (j) => [j.kind, j.source, j.series].filter(Boolean).join(" ");
   const jobText = (j) => [j.kind, j.source, j.series, j.manga, j.title, j.error].filter(Boolean).join(" ");
   const retryJob = { key: "retry", label: "Retry selected", verb: "Retry", done: (n) => `${n} job${n === 1 ? "" : "s"} queued again`,
-    applies: (j) => j.state === "failed" || j.state === "cancelled", run: (j) => call(`jobs/${j.id}/retry`, {}) };
+    applies: (j) => j.state === "failed" || j.state === "cancelled" || failedChapters(j) > 0, run: (j) => call(`jobs/${j.id}/retry`, {}) };
   const cancelJob = { key: "cancel", label: "Cancel selected", verb: "Cancel", danger: true, done: (n) => `${n} job${n === 1 ? "" : "s"} cancelled`,
     applies: (j) => j.state === "queued" || j.state === "running", run: (j) => call(`jobs/${j.id}/cancel`, {}) };
 
@@ -265,6 +265,11 @@
 
   // History: published chapters, failures, and what jobs skipped (warnings).
 
+  /** Chapters a done job left failed on their own (queue.json's `failed`): "Retry" tries them again. */
+  function failedChapters(job) {
+    return job.state === "done" && job.failed ? Object.keys(job.failed).length : 0;
+  }
+
   async function renderHistory() {
     const { published, failed, warnings = [] } = await call("history");
     const draw = () => show(h("h2", null, "Failures"), operatorList({
@@ -273,7 +278,8 @@
       head: ["Kind", "Source", "Series", "State", "Error", "When", ""], row: (j) => h("tr", null,
         h("td", null, j.kind), h("td", null, j.source), h("td", { className: "sc-wrap" }, j.series || ""), h("td", null, j.state),
         h("td", { className: "sc-wrap error" }, j.error || ""), h("td", null, when(j.updated)),
-        h("td", null, j.state === "failed" ? h("button", { type: "button", onclick: () => act(`jobs/${j.id}/retry`, {}, "Queued again") }, "Retry") : null)),
+        h("td", null, j.state === "failed" || failedChapters(j) > 0 ? h("button", { type: "button", onclick: () => act(`jobs/${j.id}/retry`, {}, "Queued again") },
+          j.state === "failed" ? "Retry" : `Retry ${failedChapters(j)} failed chapter${failedChapters(j) > 1 ? "s" : ""}`) : null)),
       actions: [retryJob], redraw: draw, refresh: render,
     }), rest);
     const rest = h("div", null, h("h2", null, "Published"), table(["Revision", "Manga", "Chapter folder", "When"], published.map((p) => h("tr", null,

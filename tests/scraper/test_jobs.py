@@ -87,30 +87,31 @@ def test_it_completes_despite_30_percent_5xx(daemon, site, library):
             assert page.read_bytes().startswith(b"\x89PNG")
 
 
-def test_it_refetches_an_html_page_then_fails_the_job_and_keeps_the_error(daemon, site, library):
+def test_it_refetches_an_html_page_then_fails_that_chapter_and_downloads_the_others(daemon, site, library):
     site.always["/img/s1c2/2.png"] = fakesite.html
     queue.add_job(daemon.queue, "add", "fake", "s1")
     drain(daemon)
     chapters = next(j for j in daemon.queue.data["jobs"] if j["kind"] == "chapters")
-    assert chapters["state"] == "failed"
-    assert chapters["attempts"] == 3  # the first try and two retries (SCRAPER_JOB_RETRY_DELAYS has two)
-    assert "page 2" in chapters["error"] and "image" in chapters["error"]
-    assert site.hits["/img/s1c2/2.png"] == 6  # each attempt fetches it twice
-    assert chapter_folders(library) == ["c0001 Part 1 [Fans]"]  # chapter 2 never appears
-    assert chapters["done"] == ["s1c1"]
+    assert chapters["state"] == "done" and chapters["attempts"] == 0
+    assert list(chapters["failed"]) == ["s1c2"] and chapters["tries"] == {"s1c2": 2}
+    assert "page 2" in chapters["failed"]["s1c2"] and "image" in chapters["failed"]["s1c2"]
+    assert chapters["error"].startswith("done with 1 failed chapter: ") and "page 2" in chapters["error"]
+    assert site.hits["/img/s1c2/2.png"] == 4  # each of the chapter's two tries fetches it twice
+    assert chapter_folders(library) == ["c0001 Part 1 [Fans]", "c0003 Part 3 [Fans]"]  # chapter 2 never appears
+    assert chapters["done"] == ["s1c1", "s1c3"]
 
 
-def test_it_retries_a_failed_job_on_request_and_resumes_from_staging(daemon, site, library):
+def test_it_retries_failed_chapters_on_request_and_resumes_from_staging(daemon, site, library):
     site.always["/img/s1c1/3.png"] = fakesite.html
     queue.add_job(daemon.queue, "add", "fake", "s1")
     drain(daemon)
     job = next(j for j in daemon.queue.data["jobs"] if j["kind"] == "chapters")
-    assert job["state"] == "failed"
+    assert job["state"] == "done" and list(job["failed"]) == ["s1c1"]
     del site.always["/img/s1c1/3.png"]
     queue.retry(daemon.queue, job["id"])
-    assert job["state"] == "queued" and job["attempts"] == 0 and job["error"] is None
+    assert job["state"] == "queued" and job["attempts"] == 0 and job["error"] is None and job["failed"] == {}
     drain(daemon)
-    assert job["state"] == "done"
+    assert job["state"] == "done" and job["failed"] == {}
     assert site.hits["/img/s1c1/1.png"] == 1 and site.hits["/img/s1c1/2.png"] == 1
     assert len(chapter_folders(library)) == 3
 

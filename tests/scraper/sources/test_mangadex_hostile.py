@@ -176,7 +176,36 @@ def test_page_hosts_from_at_home_pass_the_address_guard(dexd, dex, library):
         dex.node_base = canary.url
         add(dexd, manga)
         job = chapters_job(dexd)
-        assert job["state"] == "failed" and "loopback, private or link-local" in job["error"]
+        # each chapter is refused on its own, and the job says why (docs/scraper.md, "When a chapter fails")
+        assert job["state"] == "done" and len(job["failed"]) == 2, job
+        assert "loopback, private or link-local" in job["error"]
         assert sum(canary.hits.values()) == 0 and published(library) == []
     finally:
         canary.stop()
+
+
+def test_a_chapter_with_an_empty_at_home_answer_fails_alone_and_the_others_are_downloaded(dexd, dex, library):
+    """MangaDex answers at-home with no files for one chapter (a failure mode other downloaders'
+    trackers report): that chapter fails on its own, tried twice, and the job downloads the rest."""
+    manga = dex.add_manga("Small Tale", original="ja")
+    fans = Group("Fans")
+    ids = [dex.add_chapter(manga, n, None, f"Part {n}", (fans,)) for n in ("1", "2", "3")]
+    empty = json.dumps({"result": "ok", "baseUrl": dex.url + "/node/1/tok",
+                        "chapter": {"hash": "0" * 32, "data": [], "dataSaver": []}}).encode()
+    dex.always[f"/at-home/server/{ids[1]}"] = fakesite.status(200, {"Content-Type": "application/json"}, empty)
+    add(dexd, manga)
+    assert published(library) == ["c0001 Part 1 [Fans]", "c0003 Part 3 [Fans]"]
+    job = chapters_job(dexd)
+    assert job["state"] == "done" and list(job["failed"]) == [ids[1]]
+    assert "lists no pages for chapter 2" in job["failed"][ids[1]] and job["tries"][ids[1]] == 2
+    assert job["error"].startswith("done with 1 failed chapter: ")
+    assert any("chapter 2 failed" in w for w in job["warnings"]), job["warnings"]
+    incidents = [json.loads(line) for line in (dexd.data_dir / "incidents.jsonl").read_text().splitlines()]
+    assert [i["kind"] for i in incidents] == ["chapters-failed"]
+    # Retry tries the failed chapter again, and only that one: now MangaDex answers.
+    del dex.always[f"/at-home/server/{ids[1]}"]
+    queue.retry(dexd.queue, job["id"])
+    drain(dexd)
+    assert published(library) == ["c0001 Part 1 [Fans]", "c0002 Part 2 [Fans]", "c0003 Part 3 [Fans]"]
+    job = chapters_job(dexd)
+    assert job["state"] == "done" and job["failed"] == {} and job["error"] is None
