@@ -100,10 +100,13 @@ def queue_new_chapters(d, source, entry):
     published = d.library.published(entry["manga"], source.key)
     keys = d.library.published_keys(entry["manga"], source.key)
     new, seen = [], set()
+    skipped = {c.id: c.skip for c in listed if c.skip}
+    said = queue.series_skipped(d.queue, entry, skipped)  # warned once, until the source says otherwise
     for chapter in listed:
         if chapter.skip:
-            d.warn(f"{entry['manga']}: chapter {chapter.number or 'oneshot'} ({chapter.group or source.name}) "
-                   f"skipped: {chapter.skip}")
+            if chapter.id not in said:
+                d.warn(f"{entry['manga']}: chapter {chapter.number or 'oneshot'} ({chapter.group or source.name}) "
+                       f"skipped: {chapter.skip}")
             continue
         if chapter.id not in published and chapter.id not in seen and not _already_here(chapter, keys):
             seen.add(chapter.id)
@@ -117,7 +120,10 @@ def queue_new_chapters(d, source, entry):
 
 def run_chapters(d, job):
     source = sources.get(job["source"])
-    entry = queue.find_series(d.queue, source.key, job["series"]) or subscribe(d, source, job["series"], None)
+    # Chapters of a series nobody follows: its manga folder and title, but no nightly updates (an
+    # admin who wants them follows the series: docs/scraper.md, "Jobs and their states").
+    entry = queue.find_series(d.queue, source.key, job["series"]) or subscribe(d, source, job["series"], None,
+                                                                              auto=False)
     published = d.library.published(entry["manga"], source.key)
     while True:
         pending = queue.pending_chapters(d.queue, job)

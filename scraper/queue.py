@@ -82,6 +82,7 @@ class Series(TypedDict):
     auto: bool                  # nightly updates on
     lastCheck: int | None       # ms
     info: dict[str, Any]        # the SeriesInfo as a dict (compacted)
+    skipped: dict[str, str]     # chapter id → why the last update skipped it (warned about once)
 
 
 def now_ms() -> int:
@@ -533,6 +534,16 @@ def series_errors(q: JsonFile, entry: Series) -> str | None:
         jobs = [j for j in q.data["jobs"] if (j["source"], j["series"]) == (entry["source"], entry["id"])]
         failing = [j for j in jobs if j["error"] and j["state"] in ("queued", "failed")]
         return max(failing, key=lambda j: j["updated"])["error"] if failing else None
+
+
+def series_skipped(q: JsonFile, entry: Series, skipped: dict[str, str]) -> set[str]:
+    """Keep the chapters an update skipped ({chapter id: why}) on the series; -> the ids skipped
+    for the same reason last time, which need no warning again."""
+    with q.lock:
+        before = entry.get("skipped") or {}
+        entry["skipped"] = skipped
+        save(q)
+        return {cid for cid, why in skipped.items() if before.get(cid) == why}
 
 
 def series_checked(q: JsonFile, entry: Series) -> None:

@@ -182,3 +182,20 @@ def test_it_downloads_chapters_queued_by_id_only(daemon, site, library):
     job = daemon.queue.data["jobs"][0]
     assert job["state"] == "done" and job["scope"]["chapters"] == ["s1c2"]
     assert chapter_folders(library) == ["c0002 Part 2 [Fans]"]
+
+
+def test_chapters_of_a_series_nobody_follows_do_not_follow_it(daemon, site, library):
+    """Queuing two chapters of an unfollowed series downloads them, and the nightly run queues
+    nothing more (it once followed the series with auto-update on and queued all the rest)."""
+    queue.add_job(daemon.queue, "chapters", "fake", "s1", ["s1c1", "s1c2"])
+    drain(daemon)
+    assert chapter_folders(library) == ["c0001 Part 1 [Fans]", "c0002 Part 2 [Fans]"]
+    [entry] = daemon.queue.data["series"]
+    assert entry["manga"] == "Moon Garden" and entry["auto"] is False
+    assert queue.auto_series(daemon.queue) == []
+    queue.add_job(daemon.queue, "discover", "all")
+    drain(daemon)
+    assert chapter_folders(library) == ["c0001 Part 1 [Fans]", "c0002 Part 2 [Fans]"]  # s1c3 not fetched
+    queue.add_job(daemon.queue, "add", "fake", "s1", auto=True)  # following it is the admin's choice
+    drain(daemon)
+    assert len(chapter_folders(library)) == 3 and daemon.queue.data["series"][0]["auto"] is True

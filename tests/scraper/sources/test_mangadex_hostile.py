@@ -209,3 +209,21 @@ def test_a_chapter_with_an_empty_at_home_answer_fails_alone_and_the_others_are_d
     assert published(library) == ["c0001 Part 1 [Fans]", "c0002 Part 2 [Fans]", "c0003 Part 3 [Fans]"]
     job = chapters_job(dexd)
     assert job["state"] == "done" and job["failed"] == {} and job["error"] is None
+
+
+def test_an_external_chapter_is_warned_about_once_until_the_feed_changes(dexd, dex, library):
+    manga = dex.add_manga("Small Tale", original="ja")
+    fans = Group("Fans")
+    dex.add_chapter(manga, "1", None, "Part 1", (fans,))
+    dex.add_chapter(manga, "2", None, "Part 2", (fans,), external="https://mangaplus.example/2")
+
+    def update():
+        job, _ = queue.add_job(dexd.queue, "update", "mangadex", manga)
+        drain(dexd)
+        return [w for w in queue.find(dexd.queue, job["id"])["warnings"] if "external site" in w]
+
+    first = add(dexd, manga)
+    assert [w for w in queue.find(dexd.queue, first["id"])["warnings"] if "external site" in w]
+    assert update() == [] and update() == []  # the same chapter, the same reason: said once
+    dex.feeds[manga][1]["attributes"]["externalUrl"] = "https://mangaplus.example/2-moved"
+    assert len(update()) == 1  # the feed changed: said again
