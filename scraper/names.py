@@ -64,7 +64,9 @@ def book_folder(volume):
 
 def chapter_folder(number, title, bracket):
     """`c0002.5 Title [Source]`, within 255 bytes; the title gives way first. A oneshot is
-    `c0000 Oneshot`; a range (`17-17.5`) is filed under its first number with the range in the title."""
+    `SP01 Oneshot`: the library reads it as the special of the extras book (docs/library-names.md),
+    never as a chapter 0 beside a real one; a range (`17-17.5`) is filed under its first number with
+    the range in the title."""
     padded = chapter_number(number)
     if number is None and not (title or "").strip():
         title = "Oneshot"
@@ -72,7 +74,7 @@ def chapter_folder(number, title, bracket):
         first = re.match(r"\s*(\d+(?:\.\d+)?)", number)
         padded = chapter_number(first.group(1)) if first else None
         title = f"({number.strip()}) {title or ''}".strip()
-    prefix = f"c{padded or '0000'}"
+    prefix = "SP01" if number is None else f"c{padded or '0000'}"
     tag = f" [{clean(bracket, fallback='', max_bytes=80)}]" if clean(bracket, fallback="") else ""
     room = MAX_BYTES - len(prefix.encode()) - len(tag.encode()) - 1
     name = clean(title, fallback="", max_bytes=room)

@@ -24,7 +24,7 @@ def image_bytes(fmt, size=(30, 40)):
     ("2.5", "Interlude", "", "c0002.5 Interlude"),
     ("0012.50", "", "Fans", "c0012.50 [Fans]"),
     ("3.10", "A/B: C?", "G<1>", "c0003.10 A_B_ C_ [G_1_]"),
-    (None, "Oneshot", "X", "c0000 Oneshot [X]"),
+    (None, "Oneshot", "X", "SP01 Oneshot [X]"),
 ])
 def test_it_names_chapter_folders(number, title, bracket, expected):
     assert names.chapter_folder(number, title, bracket) == expected

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from bench.fakedex import NO_GROUP, FakeDex, Group
-from library.names import key_order, parse_chapter
+from library.names import ArchiveName, BookName, ChapterName, key_order, parse_chapter, parse_entry
 from scraper import queue
 from scraper.errors import InvalidInput, SourceChanged
 from scraper.http import USER_AGENT
@@ -113,13 +113,16 @@ def test_add_writes_the_manga_and_its_chapters_as_the_library_expects(dexd, dex,
     assert meta["links"]["AniList"] == "https://anilist.co/manga/12345"
     assert (library / "Moon Garden" / "cover.png").stat().st_size > 0
     assert folders(library) == [
+        "SP01 Oneshot [MangaDex]/chapter.json",
         "Vol. 1/c0001 Roots [Fans]/chapter.json", "Vol. 1/c0001 Roots [Moon Scans]/chapter.json",
-        "Vol. 1/c0002 Stems [Fans & Joint Team]/chapter.json", "c0000 Oneshot [MangaDex]/chapter.json",
+        "Vol. 1/c0002 Stems [Fans & Joint Team]/chapter.json",
         "c0003.10 Tenth [Fans]/chapter.json", "c0003.9 Ninth [Fans]/chapter.json",
         "c0010.5 Extra [kind_reader]/chapter.json"]
-    # The library reads 3.9 and 3.10 as two chapters, in that order.
+    # The library reads 3.9 and 3.10 as two chapters, in that order, and the oneshot as a special.
     keys = [parse_chapter(f.split("/")[0]).key for f in folders(library) if f.startswith("c")]
-    assert sorted(keys, key=key_order) == ["0", "3.9", "3.10", "10.5"]
+    assert sorted(keys, key=key_order) == ["3.9", "3.10", "10.5"]
+    assert parse_entry("SP01 Oneshot [MangaDex]", ("Moon Garden",)) == ArchiveName(
+        BookName("x1", None), ChapterName("1", "Oneshot", "MangaDex"))
     chapter = json.loads((library / "Moon Garden" / "c0003.10 Tenth [Fans]" / "chapter.json").read_text())
     assert chapter["number"] == "3.10" and chapter["sourceId"] == dex.ids["c3.10"]
     assert chapter["module"] == "mangadex" and chapter["source"] == "Fans"  # the module, and the [bracket] label
