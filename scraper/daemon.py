@@ -58,7 +58,10 @@ class Daemon:
         self.progress = Progress()
         self.interrupt = threading.Event()
         self.shutdown = False
-        self.http = HttpClient(limits or Limits(), self.progress, self.interrupt, self.pace_for)
+        # A Retry-After block outlives a restart: the next start does not call the source at once.
+        self.http = HttpClient(limits or Limits(), self.progress, self.interrupt, self.pace_for,
+                               blocks=queue.blocks(self.queue),
+                               on_block=lambda key, until: queue.set_block(self.queue, key, until))
         self.local = LocalReader(import_roots, self.http.limits.max_bytes, self.progress, self.warn)
         self.status_file = StatusFile(self.dir / "status.json")
         self.current = None

@@ -56,14 +56,15 @@ class Limits:
 class HttpClient:
     """Shared by all sources of one daemon: the single in-flight request, pacing and aborts."""
 
-    def __init__(self, limits, progress, interrupt, pace_for):
+    def __init__(self, limits, progress, interrupt, pace_for, blocks=None, on_block=None):
         self.limits = limits
         self.progress = progress
         self.interrupt = interrupt          # set on stop, pause or cancel: waits end at once
         self.pace_for = pace_for            # source -> seconds between its requests
         self._one = threading.Lock()
         self._next_at = {}                  # source key -> monotonic time of its next allowed request
-        self._blocked_until = {}            # source key -> wall ms, from Retry-After
+        self._blocked_until = dict(blocks or {})  # source key -> wall ms, from Retry-After (kept in queue.json)
+        self.on_block = on_block or (lambda key, until: None)  # told of each new block, to keep it
         self._sock = None                   # the worker's socket in flight, for abort()
         self.worker = None                  # thread ident of the queue worker
 
@@ -171,6 +172,7 @@ class HttpClient:
                     rate_waits += 1
                     until = int((time.time() + retry_in) * 1000)
                     self._blocked_until[source.key] = until
+                    self.on_block(source.key, until)
                     if retry_in > RETRY_AFTER_CAP or rate_waits > MAX_RATE_WAITS:
                         raise Parked(f"{source.name} asks to wait {int(retry_in)} s (Retry-After)", until)
                     continue

@@ -86,10 +86,14 @@ def write_manga(d, source, entry):
     d.library.write_manga(entry["manga"], source.manga_meta(entry, _manga_json(source, entry)), cover)
 
 
+SAME_CHAPTER = "the same volume, number and group as a chapter already in the library"
+
+
 def _already_here(chapter, keys):
     """A chapter this source already published under another id: same volume, number and group.
-    Oneshots (no number) are only ever matched by their id: two of them are not the same chapter."""
-    if chapter.number is None:
+    Oneshots (no number) and uploads with no group name (MangaDex leaves out names it does not
+    expand) are only ever matched by their id: two of them are two versions, not one chapter."""
+    if chapter.number is None or not chapter.group:
         return False
     return (names.chapter_key(chapter.volume), names.chapter_key(chapter.number), chapter.group) in keys
 
@@ -99,18 +103,23 @@ def queue_new_chapters(d, source, entry):
     d.progress.touch()
     published = d.library.published(entry["manga"], source.key)
     keys = d.library.published_keys(entry["manga"], source.key)
-    new, seen = [], set()
-    skipped = {c.id: c.skip for c in listed if c.skip}
-    said = queue.series_skipped(d.queue, entry, skipped)  # warned once, until the source says otherwise
+    new, seen, skipped = [], set(), {}
     for chapter in listed:
         if chapter.skip:
-            if chapter.id not in said:
-                d.warn(f"{entry['manga']}: chapter {chapter.number or 'oneshot'} ({chapter.group or source.name}) "
-                       f"skipped: {chapter.skip}")
+            skipped[chapter.id] = chapter.skip
+        elif chapter.id in published or chapter.id in seen:
             continue
-        if chapter.id not in published and chapter.id not in seen and not _already_here(chapter, keys):
+        elif _already_here(chapter, keys):  # the same upload under a new id: never silently
+            skipped[chapter.id] = SAME_CHAPTER
+        else:
             seen.add(chapter.id)
             new.append(chapter)
+    said = queue.series_skipped(d.queue, entry, skipped)  # warned once, until the source says otherwise
+    for chapter in listed:
+        if chapter.id in skipped and chapter.id not in said:
+            said.add(chapter.id)
+            d.warn(f"{entry['manga']}: chapter {chapter.number or 'oneshot'} ({chapter.group or source.name}) "
+                   f"skipped: {skipped[chapter.id]} (upload {chapter.id})")
     if new:
         queue.add_job(d.queue, "chapters", source.key, entry["id"], [c.id for c in new],
                       {c.id: dataclasses.asdict(c) for c in new})
@@ -148,6 +157,8 @@ def run_chapters(d, job):
             queue.chapter_done(d.queue, job, chapter_id)
             continue
         if _already_here(chapter, d.library.published_keys(entry["manga"], source.key)):
+            d.warn(f"{entry['manga']}: chapter {chapter.number} ({chapter.group}) skipped: {SAME_CHAPTER} "
+                   f"(upload {chapter.id})")
             queue.chapter_done(d.queue, job, chapter_id)
             continue
         try:

@@ -95,7 +95,7 @@ def default_settings() -> dict[str, Any]:
 
 def new_queue() -> Document:
     return {"schema": SCHEMA, "revision": 0, "published": [], "settings": default_settings(),
-            "series": [], "jobs": []}
+            "series": [], "jobs": [], "blocks": {}}
 
 
 def check_schema(data: Document) -> None:
@@ -534,6 +534,22 @@ def series_errors(q: JsonFile, entry: Series) -> str | None:
         jobs = [j for j in q.data["jobs"] if (j["source"], j["series"]) == (entry["source"], entry["id"])]
         failing = [j for j in jobs if j["error"] and j["state"] in ("queued", "failed")]
         return max(failing, key=lambda j: j["updated"])["error"] if failing else None
+
+
+def blocks(q: JsonFile) -> dict[str, int]:
+    """{source key: wall ms}: the sources that asked to be left alone (Retry-After) until then."""
+    with q.lock:
+        now = now_ms()
+        return {key: until for key, until in q.data["blocks"].items() if until > now}
+
+
+def set_block(q: JsonFile, source: str, until: int) -> None:
+    """Keep a source's Retry-After block (past ones go)."""
+    with q.lock:
+        now = now_ms()
+        q.data["blocks"] = {key: at for key, at in q.data["blocks"].items() if at > now}
+        q.data["blocks"][source] = until
+        save(q)
 
 
 def series_skipped(q: JsonFile, entry: Series, skipped: dict[str, str]) -> set[str]:

@@ -8,7 +8,7 @@ from bench.fakedex import FakeDex, Group, html_page
 from scraper import queue
 from scraper.sources import mangadex
 from tests.scraper import fakesite
-from tests.scraper.conftest import drain
+from tests.scraper.conftest import drain, make_daemon
 
 
 def small(dex):
@@ -227,3 +227,49 @@ def test_an_external_chapter_is_warned_about_once_until_the_feed_changes(dexd, d
     assert update() == [] and update() == []  # the same chapter, the same reason: said once
     dex.feeds[manga][1]["attributes"]["externalUrl"] = "https://mangaplus.example/2-moved"
     assert len(update()) == 1  # the feed changed: said again
+
+
+def test_a_retry_after_block_is_kept_in_queue_json_and_honoured_after_a_restart(tmp_path, dexd, dex, library,
+                                                                              imports):
+    manga = small(dex)
+    dex.kind_always["api"] = fakesite.status(429, {"Retry-After": "99999"})
+    add(dexd, manga)
+    assert dex.kinds["api"] == 1
+    until = dexd.queue.data["blocks"]["mangadex"]
+    assert until > time.time() * 1000 + 90_000 * 1000
+    dexd.close()
+    again = make_daemon(tmp_path, library, imports)  # a restart, on the same DATA
+    try:
+        assert queue.blocks(again.queue) == {"mangadex": until}
+        other = dex.add_manga("Other Tale", original="ja")
+        job, _ = queue.add_job(again.queue, "add", "mangadex", other, lang="en")
+        drain(again)
+        assert dex.kinds["api"] == 1  # MangaDex was not called again
+        job = queue.find(again.queue, job["id"])
+        assert job["state"] == "queued" and job["notBefore"] == until and "Retry-After" in job["error"]
+    finally:
+        again.close()
+
+
+def test_uploads_whose_groups_are_not_expanded_are_all_downloaded_as_versions(dexd, dex, library):
+    """A feed whose relationships are not expanded (MangaDex omits the names it cannot expand, as
+    its API documents): two uploads of each chapter, both with no group name, are two versions;
+    a re-upload under a new id with a named group already here is skipped with a warning naming it."""
+    manga = dex.add_manga("Small Tale", original="ja")
+    fans = Group("Fans")
+    for n in ("1", "2"):
+        for uploader in ("first", "second"):
+            dex.add_chapter(manga, n, None, f"Part {n}", (), uploader=uploader)
+    dex.add_chapter(manga, "3", None, "Part 3", (fans,))
+    dex.add_chapter(manga, "3", None, "Part 3", (fans,), uploader="again")  # the same upload, a new id
+    for entity in dex.feeds[manga]:
+        for rel in entity["relationships"]:
+            if rel["type"] in ("user", "scanlation_group") and rel.get("attributes", {}).get("name") != "Fans":
+                rel.pop("attributes", None)  # unexpanded: an id and a type only
+    add(dexd, manga)
+    folders = sorted(p.parent.name for p in (library / "Small Tale").glob("*/chapter.json"))
+    assert len([f for f in folders if f.startswith("c0001")]) == 2, folders
+    assert len([f for f in folders if f.startswith("c0002")]) == 2, folders
+    assert [f for f in folders if f.startswith("c0003")] == ["c0003 Part 3 [Fans]"]
+    said = [w for j in queue.list_jobs(dexd.queue) for w in j["warnings"] if "chapter 3" in w]
+    assert len(said) == 1 and "already in the library" in said[0] and "(upload " in said[0], said
