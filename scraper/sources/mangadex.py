@@ -61,8 +61,10 @@ def check_envelope(data, where):
 
 
 def pick_title(titles, alt_titles, lang, original):
-    """The title in `lang`, else English, else the romanised original, else the original, else any."""
-    candidates = [lang, "en", f"{original}-ro", original]
+    """The series' title whatever language its chapters are read in (docs/source-modules.md): English,
+    else the romanised original, else the original, else any. `lang` does not choose it: following
+    a series in Russian must not rename it; its Russian title is one of the alternative titles."""
+    candidates = ["en", f"{original}-ro", original]
     for wanted in candidates:
         if wanted and titles.get(wanted):
             return titles[wanted]
@@ -98,7 +100,9 @@ def parse_manga(entity, base_uploads, lang=None):
     title = pick_title(titles, alt, lang, original)
     if not title:
         raise SourceChanged("MangaDex answered a manga without any title: the mangadex module needs an update")
-    alt_titles = tuple(dict.fromkeys(v for a in alt for v in a.values() if isinstance(v, str) and v and v != title))
+    # every other title, the main one in other languages too: the subscription's language first
+    others = [titles.get(lang), *(a.get(lang) for a in alt), *titles.values(), *(v for a in alt for v in a.values())]
+    alt_titles = tuple(dict.fromkeys(v for v in others if isinstance(v, str) and v and v != title))
     description = _optional(attrs, "description", dict) or {}
     names = {kind: tuple(r["attributes"]["name"] for r in _related(entity, kind)
                          if isinstance(r.get("attributes"), dict) and isinstance(r["attributes"].get("name"), str))

@@ -66,11 +66,24 @@ def test_direction_from_original_language_and_format():
     assert mangadex.direction_for("en", ()) == "ltr"
 
 
-def test_title_prefers_the_language_then_english_then_romanised():
+def test_title_is_english_then_romanised_then_original_whatever_the_language():
     titles, alt = {"ja-ro": "Tsuki no Niwa"}, [{"fr": "Le Jardin"}, {"en": "Moon Garden"}]
-    assert mangadex.pick_title(titles, alt, "fr", "ja") == "Le Jardin"
+    assert mangadex.pick_title(titles, alt, "fr", "ja") == "Moon Garden"
     assert mangadex.pick_title(titles, alt, "de", "ja") == "Moon Garden"
     assert mangadex.pick_title(titles, [], "de", "ja") == "Tsuki no Niwa"
+    assert mangadex.pick_title({"ja": "月の庭"}, [], "en", "ja") == "月の庭"
+
+
+def test_following_in_another_language_keeps_the_title_and_adds_that_language_as_an_alternative():
+    """Mob Psycho 100 followed in Russian: it was renamed "Моб Психо 100" and its English title lost."""
+    entity = {"id": "3e1c2f5a-0b6d-4e8f-9a1b-2c3d4e5f6a7b", "type": "manga", "relationships": [], "attributes": {
+        "title": {"en": "Mob Psycho 100"}, "originalLanguage": "ja", "description": {"en": "About Mob."},
+        "altTitles": [{"ja": "モブサイコ100"}, {"ru": "Моб Психо 100"}, {"ja-ro": "Mob Saiko Hyaku"}],
+        "tags": [], "status": "completed", "year": 2012, "contentRating": "safe", "links": {}}}
+    info = mangadex.parse_manga(entity, "https://uploads.example", lang="ru")
+    assert info.title == "Mob Psycho 100"
+    assert info.alt_titles[0] == "Моб Психо 100"
+    assert set(info.alt_titles) == {"Моб Психо 100", "モブサイコ100", "Mob Saiko Hyaku"}
 
 
 @pytest.mark.parametrize("drop", ["chapter", "pages", "volume"])
@@ -140,7 +153,10 @@ def test_add_takes_the_language_and_auto_setting(dexd, dex, library):
     add(dexd, dex, lang="fr", auto=False)
     entry = queue.list_series(dexd.queue)[0]
     assert entry["lang"] == "fr" and entry["auto"] is False
-    assert folders(library, "Le Jardin de Lune") == ["Vol. 1/c0001 Racines [Fans]/chapter.json"]
+    # followed in French: the French chapters, under the series' own title, its French title first of the others
+    assert folders(library, "Moon Garden") == ["Vol. 1/c0001 Racines [Fans]/chapter.json"]
+    meta = json.loads((library / "Moon Garden" / "manga.json").read_text())
+    assert meta["title"] == "Moon Garden" and meta["altTitles"][0] == "Le Jardin de Lune"
 
 
 def test_manga_json_and_cover_are_there_before_the_first_chapter(dexd, dex, library):
