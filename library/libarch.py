@@ -55,28 +55,34 @@ def _why(error: Exception) -> str:
     return f"libarchive cannot read it: {text}"
 
 
-def sniff(path: str) -> str | None:
-    """"RAR" or "7-Zip" when the file's first bytes say so, whatever its name ends with."""
+def _head(path: str, n: int = 64) -> bytes:
     try:
         with open(path, "rb") as f:
-            head = f.read(8)
+            return f.read(n)
     except OSError:
-        return None
+        return b""
+
+
+def _kind(head: bytes) -> str | None:
     if head.startswith(b"Rar!\x1a\x07"):
         return "RAR"
     return "7-Zip" if head.startswith(b"7z\xbc\xaf\x27\x1c") else None
 
 
+def sniff(path: str) -> str | None:
+    """"RAR" or "7-Zip" when the file's first bytes say so, whatever its name ends with."""
+    return _kind(_head(path, 8))
+
+
 def is_solid(path: str) -> bool:
     """True when members cannot be reached one by one: a solid RAR (its main header says so), a 7z
     (its members share compressed blocks as 7-Zip writes them by default). tar never is."""
-    kind = sniff(path) or FORMATS.get(path.rpartition(".")[2].casefold())
+    head = _head(path)
+    kind = _kind(head) or FORMATS.get(path.rpartition(".")[2].casefold())
     if kind == "7-Zip":
         return True
     if kind != "RAR":
         return False
-    with open(path, "rb") as f:
-        head = f.read(64)
     if head.startswith(b"Rar!\x1a\x07\x00") and len(head) >= 12:  # RAR4: main header flags, MHD_SOLID
         return bool(int.from_bytes(head[10:12], "little") & 0x0008)
     if head.startswith(b"Rar!\x1a\x07\x01\x00"):  # RAR5: CRC32, then variable-length integers
@@ -207,12 +213,13 @@ def member(path: str, name: str) -> bytes | None:
     return None
 
 
-def extract(path: str, names: set[str], write: Callable[[str, bytes], None]) -> int:
-    """Call write(name, bytes) for each member in `names`, in one pass; answers the bytes written."""
+def extract(path: str, wanted: Callable[[str], bool], write: Callable[[str, bytes], None]) -> int:
+    """Call write(name, bytes) for each member wanted(name) accepts, in one pass (a solid archive
+    is decompressed once); answers the bytes written."""
     file_size, total, done = os.path.getsize(path), 0, set()
     for count, entry in enumerate(_entries(path)):
         name = _name(entry)
-        if name not in names or name in done:
+        if name in done or not wanted(name):
             continue
         _, why = _checked(entry, file_size, count, total)
         if why is not None:
@@ -225,6 +232,4 @@ def extract(path: str, names: set[str], write: Callable[[str, bytes], None]) -> 
             write(name, data)
             done.add(name)
             total += len(data)
-        if done == names:
-            break
     return total

@@ -50,24 +50,18 @@ def _lock(key: str) -> threading.Lock:
 def page(real: str, st: os.stat_result, member: str) -> str | None:
     """The path of the cached copy of page `member` of the archive at `real` (unpacked now when
     the archive is not in the cache yet), or None when the archive does not hold it."""
-    key = _folder_name(real, st)
-    folder = root() / key
-    path = folder / file_name(member)
-    if not path.is_file():
+    found = cached(real, st, member)
+    if found is None:
+        key = _folder_name(real, st)
         with _lock(key):
-            if not folder.is_dir():
-                _unpack(real, folder)
-    if not path.is_file():
-        return None
-    try:
-        os.utime(folder)
-    except OSError:
-        pass
-    return str(path)
+            if not (root() / key).is_dir():
+                _unpack(real, root() / key)
+        found = cached(real, st, member)
+    return found
 
 
 def cached(real: str, st: os.stat_result, member: str) -> str | None:
-    """The path of a page kept for `member` of the book at `real` (a rendered PDF page), or None."""
+    """The path of a page kept for `member` of the book at `real` (unpacked or rendered), or None."""
     folder = root() / _folder_name(real, st)
     path = folder / file_name(member)
     if not path.is_file():
@@ -98,14 +92,15 @@ def _unpack(real: str, folder: Path) -> None:
     tmp = base / f".{folder.name}.{os.getpid()}.{threading.get_ident()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
-    names = {m.name for m in libarch.listing(real, lambda name: 0)[0].members if is_page(m.name.rpartition("/")[2])}
+    names = []
 
     def write(name: str, data: bytes) -> None:
+        names.append(name)
         with open(tmp / file_name(name), "wb") as f:
             f.write(data)
 
     try:
-        written = libarch.extract(real, names, write)
+        written = libarch.extract(real, lambda name: is_page(name.rpartition("/")[2]), write)
         try:
             os.rename(tmp, folder)
         except OSError:  # another process unpacked it first

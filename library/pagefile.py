@@ -234,15 +234,23 @@ def open_member(real, member_name):
     return PageFile(f, kind, member.size, etag, real, member, start)
 
 
-def _open_libarchive(real, member_name):
-    """A member of a RAR, 7z or tar archive: read whole from a non-solid one (at most
-    zipread.MAX_PAGE_BYTES, checked against its declared size), else from the page cache."""
+def _archive_stat(real, member_name):
+    """(stat, ETag of the member) of a regular file at `real` that the readers below open themselves."""
     opened = _open_regular(real)
     if opened is None:
         return None
     f, st = opened
     f.close()
-    etag = f'"{st.st_ino:x}-{st.st_size:x}-{st.st_mtime_ns:x}-{pagecache.file_name(member_name)[:12]}"'
+    return st, f'"{st.st_ino:x}-{st.st_size:x}-{st.st_mtime_ns:x}-{pagecache.file_name(member_name)[:12]}"'
+
+
+def _open_libarchive(real, member_name):
+    """A member of a RAR, 7z or tar archive: read whole from a non-solid one (at most
+    zipread.MAX_PAGE_BYTES, checked against its declared size), else from the page cache."""
+    found = _archive_stat(real, member_name)
+    if found is None:
+        return None
+    st, etag = found
     try:
         if libarch.is_solid(real):
             cached = pagecache.page(real, st, member_name)
@@ -263,12 +271,10 @@ def _open_libarchive(real, member_name):
 def _open_pdf(real, member_name):
     """A page of a PDF, from the page cache: the JPEG it holds when that is the whole page, else its
     rendering (pdfread.page_file)."""
-    opened = _open_regular(real)
-    if opened is None:
+    found = _archive_stat(real, member_name)
+    if found is None:
         return None
-    f, st = opened
-    f.close()
-    etag = f'"{st.st_ino:x}-{st.st_size:x}-{st.st_mtime_ns:x}-{pagecache.file_name(member_name)[:12]}"'
+    st, etag = found
     try:
         cached = pdfread.page_file(real, st, member_name)
     except (OSError, ValueError, pdfread.Refused) as e:

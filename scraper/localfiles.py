@@ -83,7 +83,7 @@ class LocalReader:
         try:
             if suffix == ".pdf":
                 return [page.name for page in pdfread.listing(str(archive))[0]]
-            if suffix[1:] in libarch.FORMATS or (suffix in (".cbz", ".zip") and libarch.sniff(str(archive))):
+            if _libarchive(archive):
                 directory, _heads = libarch.listing(str(archive), lambda name: 0)
                 members, refused = directory.members, directory.refused
             else:
@@ -119,7 +119,7 @@ class LocalReader:
         try:
             if suffix == ".pdf":
                 data = pdfread.page_jpeg(str(archive), name)
-            elif suffix[1:] in libarch.FORMATS or (suffix in (".cbz", ".zip") and libarch.sniff(str(archive))):
+            elif _libarchive(archive):
                 data = self._libarchive_member(archive, name)
             else:
                 return self._zip_member(archive, name)
@@ -137,8 +137,7 @@ class LocalReader:
         path, pages = self._solid
         if path != archive:
             pages = {}
-            libarch.extract(str(archive), {m.name for m in libarch.listing(str(archive), lambda n: 0)[0].members
-                                           if Path(m.name).suffix.lower() in IMAGE_SUFFIXES}, pages.__setitem__)
+            libarch.extract(str(archive), lambda n: Path(n).suffix.lower() in IMAGE_SUFFIXES, pages.__setitem__)
             self._solid = (archive, pages)
         return pages.get(name)
 
@@ -155,6 +154,12 @@ class LocalReader:
                 return zipread.member_bytes(f, member, size)
             except (ValueError, OSError) as e:
                 raise Refused(f"{archive.name}: {name} cannot be read: {e}") from None
+
+
+def _libarchive(archive):
+    """A RAR, 7z or tar archive (by its extension, or a RAR or 7z named .cbz/.zip)."""
+    suffix = archive.suffix.lower()
+    return suffix[1:] in libarch.FORMATS or (suffix in (".cbz", ".zip") and libarch.sniff(str(archive)) is not None)
 
 
 @contextmanager
