@@ -1,4 +1,5 @@
 """/komga/api/v1/books…: chapters as Komga books, their pages, images and read progress."""
+from datetime import datetime, timezone
 from typing import NamedTuple
 
 from library import files, thumbs
@@ -24,11 +25,22 @@ def _changed(row):
     return row.chapter.versions[0].stamp and stamp_ms(row.chapter.versions[0].stamp) or row.manga.updated or 0
 
 
+def _released_ms(row):
+    found = dto.chapter_release(row.chapter)
+    return int(datetime.fromisoformat(found).replace(tzinfo=timezone.utc).timestamp() * 1000) if found else None
+
+
+def _by_release(row):
+    """Books without a release date first (ascending), as Komga's SQLite orders NULLs."""
+    found = dto.chapter_release(row.chapter)
+    return (found is not None, found or "")
+
+
 BOOK_SORTS = {
     "metadata.numberSort": lambda r: (r.manga.sort_title.casefold(), numbering.number_sorts(r.manga)[r.chapter.id]),
     "metadata.title": lambda r: dto.chapter_title(r.manga, r.chapter).casefold(),
     "createdDate": _changed, "created": _changed, "lastModifiedDate": _changed, "lastModified": _changed,
-    "metadata.releaseDate": _changed,
+    "metadata.releaseDate": _by_release,
     "readProgress.readDate": lambda r: (r.entry or {}).get("t") or 0,
     "readProgress.lastModified": lambda r: (r.entry or {}).get("t") or 0,
     "series": lambda r: r.manga.sort_title.casefold(), "name": lambda r: r.chapter.id,
@@ -99,7 +111,7 @@ def _book_field(row):
         if name in ("deleted", "oneshot"):
             return False
         if name == "releasedate":
-            return _changed(row)
+            return _released_ms(row)
         if name == "title":
             return dto.chapter_title(row.manga, row.chapter)
         if name == "numbersort":

@@ -1,7 +1,7 @@
 """The Komga DTOs, every key present (Komelia's decoder refuses a missing one, nullable or not),
 dates as yyyy-MM-dd'T'HH:mm:ss'Z' in UTC, enums in upper case (docs/apps.md)."""
 import functools
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 from catalog import overrides
 from library import meta as library_meta
@@ -157,13 +157,26 @@ def book(user, manga, chapter, position, entry):
     return {**cached[1], "readProgress": read_progress(entry, version)}
 
 
+def _published(version):
+    value = text(version.meta, "published")[:10]
+    try:
+        return date.fromisoformat(value).isoformat() if len(value) == 10 else None
+    except ValueError:
+        return None
+
+
+def chapter_release(chapter):
+    """A book's releaseDate: the first publication date (yyyy-MM-dd) among the chapter's versions
+    (chapter.json's "published"), or None when none has one."""
+    return min((d for d in map(_published, chapter.versions) if d), default=None)
+
+
 def _media_type(version):
     return ARCHIVE_TYPES.get((version.archive or "").rpartition(".")[2].casefold(), "application/zip")
 
 
 def _book(manga, chapter, position, version):
     changed = dt(stamp_ms(version.stamp)) if version.stamp else dt(manga.updated)
-    published = text(version.meta, "published")
     groups = strings(version.meta, "groups") or ([version.source] if version.source else [])
     return {
         "id": ids.book_id(manga.name, chapter.id), "seriesId": ids.series_id(manga.name),
@@ -177,7 +190,7 @@ def _book(manga, chapter, position, version):
             "title": chapter_title(manga, chapter), "titleLock": False, "summary": "", "summaryLock": False,
             "number": _chapter_number(chapter), "numberLock": False,
             "numberSort": numbering.number(numbering.number_sorts(manga)[chapter.id]), "numberSortLock": False,
-            "releaseDate": published[:10] if len(published) >= 10 and published[4] == "-" else None,
+            "releaseDate": chapter_release(chapter),
             "releaseDateLock": False,
             "authors": [{"name": g, "role": "translator"} for g in groups], "authorsLock": False,
             "tags": manga_detail.chapter_tags(chapter), "tagsLock": False, "isbn": "", "isbnLock": False,

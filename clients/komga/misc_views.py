@@ -1,5 +1,5 @@
-"""/komga/api: the account, the one library, referential lists, and the empty collections and
-read lists (MangaCircus has none)."""
+"""/komga/api: the account, the one library, genres, publishers and languages, and the empty
+collections and read lists (MangaCircus has none). Tags and authors: referential_views.py."""
 from django.http import HttpResponse
 
 from accounts import sessions
@@ -64,12 +64,6 @@ def genres(request):
 
 
 @app_view()
-def tags(request):
-    """The series' tags and their books' (ComicInfo Tags), as Komga's /api/v1/tags lists both."""
-    return _distinct(request.account["name"], dto.all_tags)
-
-
-@app_view()
 def publishers(request):
     return _distinct(request.account["name"], lambda m: [dto.text(m.meta, "publisher")])
 
@@ -83,26 +77,6 @@ def languages(request):
 def nothing(request):
     """age ratings, sharing labels, release dates: MangaCircus has none of these lists."""
     return []
-
-
-def _authors(user):
-    seen = {}
-    for manga, _ in visible_series(user):
-        for a in dto.authors(manga):
-            seen[(a["name"], a["role"])] = a
-    return sorted(seen.values(), key=lambda a: (a["name"].casefold(), a["role"]))
-
-
-@app_view()
-def authors_v1(request):
-    return _authors(request.account["name"])
-
-
-@app_view()
-def authors_v2(request):
-    words = (request.GET.get("search") or "").casefold()
-    found = [a for a in _authors(request.account["name"]) if words in a["name"].casefold()]
-    return lists.page(found, request, lambda a: a)
 
 
 @app_view()

@@ -68,8 +68,10 @@ def _compare(op, actual, spec):
         return any(isinstance(a, int) and (a < limit if op == "before" else a > limit) for a in items)
     if op in ("isinthelast", "isnotinthelast"):
         since = now_ms() - _duration_ms(spec.get("duration"))
-        hit = any(isinstance(a, int) and a >= since for a in items)
-        return hit if op == "isinthelast" else not hit
+        dates = [a for a in items if isinstance(a, int)]
+        if op == "isinthelast":
+            return any(a >= since for a in dates)
+        return bool(dates) and all(a < since for a in dates)  # no date is in no period, as in Komga's SQL
     if op == "isnull":
         return not items
     if op == "isnotnull":

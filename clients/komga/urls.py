@@ -4,6 +4,7 @@ from django.urls import path, re_path, register_converter
 
 from . import book_views as books
 from . import misc_views as misc
+from . import referential_views as referential
 from . import series_views as series
 
 
@@ -58,10 +59,16 @@ urlpatterns = [
     path(V1 + "genres", misc.genres),
     path(V1 + "publishers", misc.publishers),
     path(V1 + "languages", misc.languages),
-    path(V1 + "tags", misc.tags),
+    path(V1 + "tags", referential.tags),
+    path(V1 + "tags/book", referential.book_tags),
+    path(V1 + "tags/series", referential.series_tags),
     re_path(r"^api/v1/(?:age-ratings|sharing-labels)$", misc.nothing),
-    path(V1 + "authors", misc.authors_v1),
-    path("api/v2/authors", misc.authors_v2),
+    path(V1 + "authors", referential.authors_v1),
+    path(V1 + "authors/names", referential.author_names_v1),
+    path(V1 + "authors/roles", referential.author_roles_v1),
+    path("api/v2/authors", referential.authors_v2),
+    path("api/v2/authors/names", referential.author_names_v2),
+    path("api/v2/authors/roles", referential.author_roles_v2),
     re_path(r"^api/v1/(?:collections|readlists)$", misc.empty_page),
     path("api/v2/users/me", misc.me, name="komga-me"),
     path("api/logout", misc.logout),

@@ -129,6 +129,10 @@ def test_komelia_logs_in_stays_logged_in_across_a_restart_browses_reads_and_save
         ok(komelia.call("GET", path + "?library_id=mangacircus"), [str])
     ok(komelia.call("GET", "/api/v2/authors?search=&library_id=mangacircus"), schemas.page_of(schemas.AUTHOR))
     ok(komelia.call("GET", f"/api/v1/series/{series['id']}"), schemas.SERIES)
+    # The series screen's tag and author filters
+    assert ok(komelia.call("GET", f"/api/v1/tags/book?series_id={series['id']}"), [str]) == []
+    assert ok(komelia.call("GET", f"/api/v2/authors?series_id={series['id']}&unpaged=true"),
+              schemas.page_of(schemas.AUTHOR))["content"] == [{"name": "A. Writer", "role": "writer"}]
     in_series = {"condition": {"seriesId": {"operator": "is", "value": series["id"]}}}
     books = ok(komelia.call("POST", "/api/v1/books/list?page=0&size=100&sort=metadata.numberSort,asc", body=in_series),
                page_of_books)["content"]

@@ -1,0 +1,107 @@
+"""/komga/api/v1/tags…, /authors… and /api/v2/authors…: the tag and author lists the apps fill
+their filters with, for the whole library or one series, as Komga's referential controllers answer
+them. Collections and read lists: MangaCircus has none, so a list scoped to one is empty."""
+from mangacircus.errors import NotFound
+
+from . import dto, ids, lists
+from .auth import app_view
+from .series_views import visible_series
+
+
+def _distinct(values):
+    return sorted(set(v for v in values if v), key=str.casefold)
+
+
+def _scope(request, order):
+    """The [(manga, entries)] the request's filter names, the first of `order` that is given
+    winning, as in Komga: library_id (this library or nothing), collection_id and readlist_id
+    (nothing), series_id (those series; one the user cannot see is a 404)."""
+    user = request.account["name"]
+    for name in order:
+        wanted = lists.values(request, name)
+        if not wanted:
+            continue
+        if name == "library_id":
+            return visible_series(user) if ids.LIBRARY_ID in wanted else []
+        if name in ("collection_id", "readlist_id"):
+            return []
+        found = {ids.series_id(m.name): (m, e) for m, e in visible_series(user)}
+        missing = [s for s in wanted if s not in found]
+        if missing:
+            raise NotFound(f"no series {missing[0]}")
+        return [found[s] for s in dict.fromkeys(wanted)]
+    return visible_series(user)
+
+
+V1_ORDER = ("library_id", "collection_id", "series_id")
+V2_ORDER = ("library_id", "collection_id", "series_id", "readlist_id")
+
+
+@app_view()
+def tags(request):
+    """GET /api/v1/tags: the series' tags and their books' (ComicInfo Tags), as Komga lists both."""
+    return _distinct(t for m, _ in _scope(request, ("library_id", "collection_id")) for t in dto.all_tags(m))
+
+
+@app_view()
+def book_tags(request):
+    """GET /api/v1/tags/book (Komelia asks each time a series opens, with series_id)."""
+    scope = _scope(request, ("series_id", "readlist_id", "library_id"))
+    return _distinct(t for m, _ in scope for t in dto.book_tags(m))
+
+
+@app_view()
+def series_tags(request):
+    """GET /api/v1/tags/series."""
+    return _distinct(t for m, _ in _scope(request, ("library_id", "collection_id")) for t in dto.series_tags(m))
+
+
+def _authors(request, order):
+    """Every {name, role} in scope whose name holds the search words (and of the role asked for)."""
+    words = (request.GET.get("search") or "").casefold()
+    role = (request.GET.get("role") or "").strip().lower()
+    seen = {}
+    for manga, _ in _scope(request, order):
+        for a in dto.authors(manga):
+            if words in a["name"].casefold() and (not role or a["role"] == role):
+                seen[(a["name"], a["role"])] = a
+    return sorted(seen.values(), key=lambda a: (a["name"].casefold(), a["role"]))
+
+
+@app_view()
+def authors_v1(request):
+    return _authors(request, V1_ORDER)
+
+
+@app_view()
+def authors_v2(request):
+    return lists.page(_authors(request, V2_ORDER), request, lambda a: a)
+
+
+def _names(request, order):
+    return _distinct(a["name"] for a in _authors(request, order))
+
+
+def _roles(request, order):
+    return sorted({a["role"] for a in _authors(request, order)})
+
+
+@app_view()
+def author_names_v1(request):
+    """GET /api/v1/authors/names?search=: the names alone, library-wide."""
+    return _names(request, ())
+
+
+@app_view()
+def author_roles_v1(request):
+    return _roles(request, ())
+
+
+@app_view()
+def author_names_v2(request):
+    return lists.page(_names(request, V2_ORDER), request, lambda n: n)
+
+
+@app_view()
+def author_roles_v2(request):
+    return lists.page(_roles(request, V2_ORDER), request, lambda r: r)
