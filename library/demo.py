@@ -359,6 +359,22 @@ def check_target(path):
         raise TargetNotEmpty(f"{path} is not empty: give a new or empty folder")
 
 
+def ensure_default():
+    """When LIBRARY is unset it is the demo library beside manage.py (settings.LIBRARY_IS_DEMO):
+    write it there if it is missing. Returns a line saying so, or None when nothing was written.
+    Another process writing it at the same time is harmless: the rename of make_demo is atomic."""
+    from django.conf import settings
+
+    path = settings.LIBRARY
+    if not getattr(settings, "LIBRARY_IS_DEMO", False) or path.exists():
+        return None
+    try:
+        summary = make_demo(path)
+    except TargetNotEmpty:
+        return None  # another process made it first
+    return f"LIBRARY is not set: made the demo library in {path} ({len(summary)} manga)"
+
+
 def make_demo(path, workers=None):
     """Write the demo library to `path` (new or empty) and return a summary per manga.
 

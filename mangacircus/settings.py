@@ -108,7 +108,10 @@ if SCRIPT_NAME and (not SCRIPT_NAME.startswith("/") or "//" in SCRIPT_NAME):
     raise ImproperlyConfigured(f"SCRIPT_NAME={SCRIPT_NAME!r}: expected a path such as /manga")
 DATA = Path(_raw("DATA", str(BASE_DIR / "data"))).resolve()
 _library = _raw("LIBRARY", "")
-LIBRARY = Path(_library).resolve() if _library else None
+# Unset, LIBRARY is the demo library beside manage.py, written by the first command that needs it
+# (library/demo.py ensure_default), as the README says.
+LIBRARY_IS_DEMO = not _library
+LIBRARY = Path(_library).resolve() if _library else BASE_DIR / "demo-library"
 _backup = _raw("BACKUP", "")
 BACKUP = Path(_backup).resolve() if _backup else None
 SIGNUP = _choice("SIGNUP", "closed", ("closed", "open"))

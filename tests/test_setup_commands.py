@@ -1,11 +1,17 @@
 """The manage.py commands that docs/, the README and the commands themselves print are written so
 they work as printed from a fresh clone: with the project's Python (`.venv/bin/python manage.py`),
 not the system's, which has no Django. Each command named there is run (`--help`)."""
+import io
+import os
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
+
+from library.apps import library_readable
+from tests.support.app import settings_from
 
 ROOT = Path(__file__).resolve().parent.parent
 # `python manage.py` not preceded by the .venv path; inside the container (`docker compose exec
@@ -66,3 +72,42 @@ case "$*" in *update*) [ -f {tmp_path}/held ] && exit 0; touch {tmp_path}/held
     assert "Another apt-get or dpkg is running; waiting" in done.stderr
     assert "Could not get lock" not in done.stderr
     assert calls.read_text().splitlines()[-1].endswith("install -y -qq chromium")
+
+
+def test_it_reads_the_demo_library_beside_manage_py_when_library_is_unset():
+    values = settings_from({"SECRET_KEY": "x"})
+    assert values["LIBRARY"] == ROOT / "demo-library" and values["LIBRARY_IS_DEMO"]
+    values = settings_from({"SECRET_KEY": "x", "LIBRARY": "/srv/manga"})
+    assert values["LIBRARY"] == Path("/srv/manga") and not values["LIBRARY_IS_DEMO"]
+
+
+def test_it_writes_the_missing_demo_library_before_a_scan(settings, data_dir, tmp_path):
+    settings.DATA, settings.LIBRARY, settings.LIBRARY_IS_DEMO = data_dir, tmp_path / "demo-library", True
+    assert [w.id for w in library_readable(None)] == []  # nothing to warn about: it will be written
+    out, err = io.StringIO(), io.StringIO()
+    call_command("scan", stdout=out, stderr=err)
+    assert f"LIBRARY is not set: made the demo library in {tmp_path / 'demo-library'} (6 manga)" in err.getvalue()
+    assert "6 manga" in out.getvalue()
+    err = io.StringIO()
+    call_command("scan", stdout=io.StringIO(), stderr=err)
+    assert err.getvalue() == ""  # made once
+
+
+def test_it_warns_about_a_library_that_is_set_and_missing(settings, tmp_path):
+    settings.LIBRARY, settings.LIBRARY_IS_DEMO = tmp_path / "not-mounted", False
+    assert [w.id for w in library_readable(None)] == ["library.W002"]
+
+
+@pytest.mark.process
+def test_it_prints_no_warning_block_without_library_set():
+    env = {k: v for k, v in os.environ.items() if k != "LIBRARY"}
+    done = subprocess.run([str(ROOT / ".venv/bin/python"), "manage.py", "check"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "WARNINGS" not in done.stderr + done.stdout and "LIBRARY" not in done.stderr
+
+
+def test_the_demo_script_leaves_the_demo_library_to_startall():
+    script = (ROOT / "scripts" / "demo").read_text()
+    assert "makedemo" not in script  # it printed "Read it with: ... serve", then started everything itself
+    assert script.rstrip().endswith('exec .venv/bin/python manage.py startall "$@"')

@@ -1,13 +1,14 @@
 """Scan LIBRARY and print the report: what was found, what changed since the reader's last snapshot,
-and every warning. It reads only: it needs no lock and writes nothing, so it runs beside a reader,
-which picks up changes itself (shallow check every SCAN_INTERVAL minutes, or "Scan now").
+and every warning. It reads only: it needs no lock and writes nothing (but the demo library, when
+LIBRARY is unset and it is missing), so it runs beside a reader, which picks up changes itself
+(shallow check every SCAN_INTERVAL minutes, or "Scan now").
 """
 import json
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from library import snapshot
+from library import demo, snapshot
 from library.index import Index
 from library.scan import Scan
 
@@ -20,6 +21,9 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
     def handle(self, *args, **options):
+        made = demo.ensure_default()
+        if made:
+            self.stderr.write(made)
         root = settings.LIBRARY
         if root is None:
             raise CommandError("LIBRARY is not set: set it to the folder that holds your manga")

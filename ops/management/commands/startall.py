@@ -14,6 +14,7 @@ import threading
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from library import demo
 from mangacircus import locks, secretkey
 from mangacircus.settings import BASE_DIR
 from ops import supervisor
@@ -38,6 +39,9 @@ class Command(BaseCommand):
             locks.hold(settings.DATA / supervisor.LOCK_FILE, "MangaCircus startall")
         except locks.LockHeld as e:
             raise CommandError(str(e)) from None
+        made = demo.ensure_default()  # here, so that the reader and the scraper find it made
+        if made:
+            self.stdout.write(made)
         env = {**os.environ, "SCRAPER_TOKEN": scraper_token(), "PYTHONUNBUFFERED": "1"}
         manage = [sys.executable, str(BASE_DIR / "manage.py")]
         serve = manage + ["serve"] + (["--bind", options["bind"]] if options["bind"] else [])

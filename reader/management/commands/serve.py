@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from library import demo
 from mangacircus import jsonfile, localadmin, locks, runtime, secretkey
 from mangacircus.jsonfile import StateFileError
 
@@ -43,6 +44,9 @@ class Command(BaseCommand):
             runtime.check()
         except (locks.LockHeld, StateFileError) as e:
             raise CommandError(str(e)) from None
+        made = demo.ensure_default()
+        if made:
+            self.stdout.write(made)
         if not options["no_collectstatic"]:
             call_command("collectstatic", interactive=False, verbosity=0)
         bind = options["bind"] or f"0.0.0.0:{settings.PORT}"
