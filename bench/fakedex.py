@@ -1,7 +1,8 @@
 """A fake MangaDex on loopback: the documented JSON shapes, its limits, and hostile modes.
 
 Routes: GET /manga (search), /manga/<id>, /manga/<id>/feed, /at-home/server/<chapter>,
-/node/<n>/<token>/data/<hash>/<file>, /covers/<manga>/<file>; POST /report.
+/node/<n>/<token>/data/<hash>/<file> (40×60 PNG) and /node/<n>/<token>/data-saver/<hash>/<file>
+(20×30 JPEG, the smaller images of `chapter.dataSaver`), /covers/<manga>/<file>; POST /report.
 Documents follow https://api.mangadex.org/docs/: the envelope (result, response, data, limit,
 offset, total), relationships whose `attributes` appear only when `includes[]` asks, the limit
 caps (400 above 100 for lists, 500 for the feed) and the 10,000 result window (400 "Result window
@@ -50,6 +51,13 @@ def uuid(*parts):
 def png(seed, size=(40, 60)):
     out = io.BytesIO()
     Image.new("RGB", size, ((seed * 37) % 256, (seed * 91) % 256, (seed * 53) % 256)).save(out, "PNG")
+    return out.getvalue()
+
+
+@functools.lru_cache(maxsize=None)
+def jpeg(seed, size=(20, 30)):
+    out = io.BytesIO()
+    Image.new("RGB", size, ((seed * 37) % 256, (seed * 91) % 256, (seed * 53) % 256)).save(out, "JPEG", quality=40)
     return out.getvalue()
 
 
@@ -259,12 +267,15 @@ class FakeDex:
                 node = self.nodes
             digest = m.group(1).replace("-", "")
             files = [f"{n}-{digest[:8]}.png" for n in range(1, count + 1)]
+            saver = [f.replace(".png", ".jpg") for f in files]
             return self.ok({"result": "ok", "baseUrl": f"{self.node_base or self.url}/node/{node}/tok{node}",
-                            "chapter": {"hash": digest, "data": files, "dataSaver": files, "zzAdded": 1}, "zzAdded": 2})
+                            "chapter": {"hash": digest, "data": files, "dataSaver": saver, "zzAdded": 1}, "zzAdded": 2})
         if m := re.fullmatch(r"/node/(\d+)/[^/]+/data/([0-9a-f]{32})/(\d+)-[0-9a-f]{8}\.png", path):
             if int(m.group(1)) in self.bad_nodes:
                 return 502, b"<h1>node down</h1>", "text/html"
             return 200, png(zlib.crc32(f"{m.group(2)}/{m.group(3)}".encode()) % 1000), "image/png"
+        if m := re.fullmatch(r"/node/(\d+)/[^/]+/data-saver/([0-9a-f]{32})/(\d+)-[0-9a-f]{8}\.jpg", path):
+            return 200, jpeg(zlib.crc32(f"{m.group(2)}/{m.group(3)}".encode()) % 1000), "image/jpeg"
         if m := re.fullmatch(r"/covers/([0-9a-f-]{36})/(.+)", path):
             return (200, png(5, (60, 90)), "image/png") if m.group(1) in self.manga else self.error(404, "not_found")
         return self.error(404, "not_found_http_exception", "No route")

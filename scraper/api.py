@@ -245,6 +245,15 @@ def search(d, body, query):
     return {"results": [dataclasses.asdict(r) for r in source.search(d.transport(source), text)]}
 
 
+def list_chapters(d, body, query):
+    """The chapters of a series at its source (in `lang`), for an admin who picks some to download
+    without following the series."""
+    source = sources.get((query.get("source") or [None])[0])
+    series = source.check_id(d.transport(source), (query.get("series") or [""])[0])
+    lang = _lang({"lang": (query.get("lang") or [None])[0]}) or (source.languages or ("en",))[0]
+    return {"chapters": [dataclasses.asdict(c) for c in source.chapters(d.transport(source), series, lang)]}
+
+
 def list_series(d, body, query):
     next_run = queue.next_discover(d.queue, datetime.datetime.now().astimezone())
     return {"series": [{**s, "nextCheck": next_run if s["auto"] else None, "error": queue.series_errors(d.queue, s)}
@@ -291,7 +300,13 @@ def post_settings(d, body, query):
         except InvalidInput:
             return None
 
-    return {"settings": queue.update_settings(d.queue, body, floor)}
+    def switches(key):
+        try:
+            return sources.get(key).options
+        except InvalidInput:
+            return None
+
+    return {"settings": queue.update_settings(d.queue, body, floor, switches)}
 
 
 def history(d, body, query):
@@ -311,6 +326,7 @@ ROUTES = [
     ("POST", re.compile(r"/resume"), resume),
     ("GET", re.compile(r"/sources"), list_sources),
     ("GET", re.compile(r"/search"), search),
+    ("GET", re.compile(r"/chapters"), list_chapters),
     ("GET", re.compile(r"/series"), list_series),
     ("POST", re.compile(r"/series"), add_series),
     ("POST", re.compile(r"/series/(?P<key>[0-9a-f]{12})"), change_series),

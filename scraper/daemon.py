@@ -122,7 +122,9 @@ class Daemon:
         return max(source.pace, queue.pace(self.queue, source.key))
 
     def transport(self, source):
-        return self.local if source.transport == "local" else self.http.for_source(source)
+        if source.transport == "local":
+            return self.local
+        return self.http.for_source(source, queue.source_options(self.queue, source.key))
 
     # The worker
 

@@ -68,8 +68,8 @@ class HttpClient:
         self._sock = None                   # the worker's socket in flight, for abort()
         self.worker = None                  # thread ident of the queue worker
 
-    def for_source(self, source):
-        return SourceHttp(self, source)
+    def for_source(self, source, options=None):
+        return SourceHttp(self, source, options)
 
     def lanes(self):
         now = time.monotonic()
@@ -295,8 +295,9 @@ class HttpClient:
 class SourceHttp:
     """What a source gets as `http`: the shared client bound to that source's pacing and hosts."""
 
-    def __init__(self, client, source):
+    def __init__(self, client, source, options=None):
         self._client, self._source = client, source
+        self.options = dict(options or {})  # the admin's switches for this source (Source.options)
 
     def get(self, url, headers=None, max_bytes=None):
         return self._client.request(self._source, url, headers, max_bytes)

@@ -13,7 +13,7 @@ from mangacircus.http import api
 from . import client
 
 _PATH = re.compile(r"[a-z]+(?:/[A-Za-z0-9_-]{1,64}){0,2}")
-_SLOW = {"search": 90.0, "pause": 40.0}
+_SLOW = {"search": 90.0, "chapters": 90.0, "pause": 40.0}
 
 
 class DaemonRefused(DomainError):

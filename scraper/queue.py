@@ -573,7 +573,8 @@ def series_checked(q: JsonFile, entry: Series) -> None:
 def current_settings(q: JsonFile) -> dict[str, Any]:
     with q.lock:
         current = q.data["settings"]
-        return {**current, "pace": dict(current["pace"]), "updates": dict(current["updates"])}
+        return {**current, "pace": dict(current["pace"]), "updates": dict(current["updates"]),
+                "options": {k: dict(v) for k, v in current.get("options", {}).items()}}
 
 
 def is_paused(q: JsonFile) -> bool:
@@ -587,12 +588,36 @@ def pace(q: JsonFile, source_key: str) -> float:
         return q.data["settings"]["pace"].get(source_key, 0)
 
 
+def source_options(q: JsonFile, source_key: str) -> dict[str, bool]:
+    """The admin's switches for one source (`Source.options`, such as MangaDex's dataSaver)."""
+    with q.lock:
+        return dict(q.data["settings"].get("options", {}).get(source_key, {}))
+
+
 def update_settings(q: JsonFile, changes: dict[str, Any],
-                    source_floor: Callable[[str], float | None]) -> dict[str, Any]:
-    """Apply admin changes; ValueError names the bad field. `source_floor(key)` -> min pace or None."""
+                    source_floor: Callable[[str], float | None],
+                    source_switches: Callable[[str], Sequence[str] | None] = lambda key: None) -> dict[str, Any]:
+    """Apply admin changes; ValueError names the bad field. `source_floor(key)` -> min pace or None;
+    `source_switches(key)` -> the options that source has, or None for an unknown source."""
     with q.lock:
         current = q.data["settings"]
-        new = {"paused": current["paused"], "pace": dict(current["pace"]), "updates": dict(current["updates"])}
+        new = {"paused": current["paused"], "pace": dict(current["pace"]), "updates": dict(current["updates"]),
+               "options": {k: dict(v) for k, v in current.get("options", {}).items()}}
+        changed_options = changes.get("options") or {}
+        if not isinstance(changed_options, dict):
+            raise ValueError("options must be an object of source: {option: true or false}")
+        for key, values in changed_options.items():
+            known = source_switches(key)
+            if known is None:
+                raise ValueError(f"options: unknown source {key!r}")
+            if not isinstance(values, dict):
+                raise ValueError(f"options.{key} must be an object of option: true or false")
+            for name, value in values.items():
+                if name not in known:
+                    raise ValueError(f"options.{key}: {name!r} is not an option of that source")
+                if not isinstance(value, bool):
+                    raise ValueError(f"options.{key}.{name} must be true or false")
+                new["options"].setdefault(key, {})[name] = value
         for key, value in (changes.get("pace") or {}).items():
             floor = source_floor(key)
             if floor is None:

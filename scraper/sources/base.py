@@ -81,6 +81,9 @@ class Source:
     transport = "http"       # "http" or "local"
     private_hosts: tuple[str, ...] = ()  # "host:port" this source may reach although it is a private address
     languages: tuple[str, ...] = ("en",)
+    # Switches an admin may turn on for this source (Schedule & pacing): {name: label}. The
+    # daemon hands their values to the module as `http.options` ({name: bool}, unset = off).
+    options: dict[str, str] = {}
 
     def check_id(self, http: Transport, series_id: str) -> str:
         """The series id as given by an admin, checked (no request); raise InvalidInput if it cannot be one."""
@@ -143,4 +146,4 @@ class Source:
 
     def describe(self) -> dict[str, Any]:
         return {"key": self.key, "name": self.name, "pace": self.pace, "transport": self.transport,
-                "languages": list(self.languages)}
+                "languages": list(self.languages), "options": dict(self.options)}

@@ -176,19 +176,21 @@ def parse_feed(data, lang):
     return [parse_chapter(e, lang) for e in entities], total
 
 
-def parse_at_home(data, now_ms):
-    """The at-home answer -> list of PageInfo, valid for PAGES_VALID_MS."""
+def parse_at_home(data, now_ms, data_saver=False):
+    """The at-home answer -> list of PageInfo, valid for PAGES_VALID_MS: the full-size images
+    (`data/`, `chapter.data`), or with `data_saver` the smaller ones (`data-saver/`, `chapter.dataSaver`)."""
     if not isinstance(data, dict) or data.get("result") != "ok":
         raise SourceChanged("MangaDex answered an unexpected document for the at-home server")
     base = _need(data, "baseUrl", str, "at-home").rstrip("/")
     chapter = _need(data, "chapter", dict, "at-home")
     digest = _need(chapter, "hash", str, "at-home.chapter")
-    files = _need(chapter, "data", list, "at-home.chapter")
+    files = _need(chapter, "dataSaver" if data_saver else "data", list, "at-home.chapter")
     good_files = all(isinstance(f, str) and f and "/" not in f for f in files)
     if not base.startswith(("https://", "http://")) or not good_files:
         raise SourceChanged("MangaDex answered an at-home server with a bad base URL or file name")
     expires = now_ms + PAGES_VALID_MS
-    return [PageInfo(url=f"{base}/data/{quote(digest)}/{quote(f)}", expires=expires) for f in files]
+    folder = "data-saver" if data_saver else "data"
+    return [PageInfo(url=f"{base}/{folder}/{quote(digest)}/{quote(f)}", expires=expires) for f in files]
 
 
 class MangaDex(Source):
@@ -196,6 +198,7 @@ class MangaDex(Source):
     name = "MangaDex"
     pace = 0.5
     languages = ("en", "fr", "es", "es-la", "pt-br", "it", "de", "ru", "pl", "id", "vi", "tr", "ja", "ko", "zh")
+    options = {"dataSaver": "Data saver: download MangaDex's smaller, more compressed images"}
 
     def __init__(self, base=None):
         self.configure(base)
@@ -270,7 +273,8 @@ class MangaDex(Source):
     def pages(self, http, chapter_id):
         if not _UUID.fullmatch(chapter_id or ""):
             raise InvalidInput(f"{chapter_id!r} is not a MangaDex chapter id")
-        return parse_at_home(self._get(http, f"/at-home/server/{chapter_id}"), int(time.time() * 1000))
+        data_saver = bool(getattr(http, "options", {}).get("dataSaver"))
+        return parse_at_home(self._get(http, f"/at-home/server/{chapter_id}"), int(time.time() * 1000), data_saver)
 
     def thumbnail(self, cover_url):
         prefix = f"{self.uploads}/covers/"

@@ -128,7 +128,8 @@
   // Series: subscriptions with language, auto-update, checks and errors; "update now" and remove.
 
   async function renderSeries() {
-    const { series } = await call("series");
+    const [{ series }, { settings }] = await Promise.all([call("series"), call("settings")]);
+    seriesOptions = settings.options || {};
     const auto = (on) => ({ key: on ? "on" : "off", label: `Auto-update ${on ? "on" : "off"} for selected`, verb: `Turn auto-update ${on ? "on" : "off"} for`,
       done: (n) => `Auto-update ${on ? "on" : "off"} for ${n} series`, applies: (s) => s.auto !== on, run: (s) => call(`series/${s.key}`, { auto: on }) });
     const remove = { key: "remove", label: "Remove selected", verb: "Stop following", danger: true,
@@ -144,6 +145,8 @@
     draw();
   }
 
+  let seriesOptions = {};
+
   function seriesRow(s) {
     const lang = h("input", { type: "text", value: s.lang || "", size: 6, maxLength: 16, "aria-label": `Language of ${s.manga}` });
     const saveLang = h("button", { type: "button", onclick: () => act(`series/${s.key}`, { lang: lang.value.trim() }, "Language saved") }, "Save");
@@ -152,7 +155,8 @@
       onclick: () => { if (confirm(`Stop following ${s.manga}? Its chapters stay in the library.`)) act(`series/${s.key}/remove`, {}, "Removed from the scraper"); },
     }, "Remove");
     return h("tr", { "data-series": s.key },
-      h("td", null, s.manga), h("td", null, s.source, h("div", { className: "muted sc-wrap" }, s.id)),
+      h("td", null, s.manga), h("td", null, s.source, h("div", { className: "muted sc-wrap" }, s.id),
+        (seriesOptions[s.source] || {}).dataSaver ? h("div", { className: "muted sc-saver" }, "data saver (smaller images)") : null),
       h("td", null, s.source === "folder" ? "" : h("div", { className: "sc-row sc-lang" }, lang, saveLang)),
       h("td", null, h("label", { className: "sc-check" }, h("input", {
         type: "checkbox", checked: s.auto, "aria-label": `Auto-update ${s.manga}`,
@@ -187,17 +191,43 @@
     const auto = h("input", { type: "checkbox", checked: true, "aria-label": `Auto-update ${r.title}` });
     const done = () => h("span", { className: "muted" }, "Subscribed");
     const actions = h("td", { className: "sc-actions" });
+    const picker = h("div", { className: "sc-pick", hidden: true });
+    // Two explicit actions: follow the series (all its chapters, and new ones if auto), or
+    // download only the chapters ticked below, which does not follow it.
     const add = async () => {
-      if (await act("series", { source, id: r.id, ...(lang ? { lang: lang.value } : {}), auto: auto.checked }, `Adding ${r.title}`, false)) {
+      if (await act("series", { source, id: r.id, ...(lang ? { lang: lang.value } : {}), auto: auto.checked }, `Following ${r.title}`, false)) {
         actions.replaceChildren(done());
+        picker.hidden = true;
       }
     };
+    const pick = () => guarded(async () => {
+      picker.hidden = false;
+      picker.replaceChildren(h("p", { className: "muted" }, "Listing chapters…"));
+      const chosen = lang ? lang.value : "";
+      const { chapters } = await call(`chapters?source=${encodeURIComponent(source)}&series=${encodeURIComponent(r.id)}` +
+        (chosen ? `&lang=${encodeURIComponent(chosen)}` : ""));
+      const boxes = chapters.map((c) => ({ c, box: h("input", { type: "checkbox", value: c.id, disabled: Boolean(c.skip),
+        "aria-label": `Chapter ${c.number || "oneshot"}${c.group ? " by " + c.group : ""}` }) }));
+      const queue = () => {
+        const ids = boxes.filter((b) => b.box.checked).map((b) => b.c.id);
+        if (!ids.length) return toast("Tick the chapters to download first.", "error");
+        act("jobs", { kind: "chapters", source, series: r.id, chapters: ids, ...(chosen ? { lang: chosen } : {}) },
+          `${ids.length} chapter${ids.length === 1 ? "" : "s"} of ${r.title} queued; the series is not followed`, false);
+      };
+      picker.replaceChildren(
+        chapters.length ? h("ul", { className: "sc-chapters" }, boxes.map(({ c, box }) => h("li", null, h("label", { className: "sc-check" }, box,
+          [c.volume ? `Vol. ${c.volume}` : "", c.number ? `Ch. ${c.number}` : "Oneshot", c.title, c.group ? `[${c.group}]` : ""].filter(Boolean).join(" ")),
+          c.skip ? h("span", { className: "muted" }, ` (${c.skip})`) : null)))
+          : h("p", { className: "muted" }, "No chapters in this language."),
+        h("button", { type: "button", className: "primary", onclick: queue, disabled: !chapters.length }, "Download selected chapters"));
+    });
     if (subscribed) actions.append(done());
     else actions.append(...[lang, h("label", { className: "sc-check" }, auto, "auto"),
-      h("button", { type: "button", className: "primary", onclick: add }, "Add")].filter(Boolean));
+      h("button", { type: "button", className: "primary", onclick: add }, "Follow series"),
+      h("button", { type: "button", onclick: pick }, "Choose chapters…")].filter(Boolean));
     return h("tr", { "data-id": r.id },
       coverCell(source, r),
-      h("td", null, h("strong", null, r.title), h("div", { className: "muted sc-wrap" }, r.id)),
+      h("td", null, h("strong", null, r.title), h("div", { className: "muted sc-wrap" }, r.id), picker),
       h("td", null, r.year ? String(r.year) : ""), h("td", null, r.status || ""),
       h("td", null, langs.join(", ")), actions);
   }
@@ -215,9 +245,10 @@
         const source = select.value;
         const [data, { series }, { jobs }] = await Promise.all([
           call(`search?source=${encodeURIComponent(source)}&q=${encodeURIComponent(query.value)}`), call("series"), call("jobs")]);
-        // Subscribed: a series of this source, or one whose "add" job has not finished yet.
+        // Subscribed: a followed series of this source (auto-update on), or one whose "add" job has
+        // not finished yet. A series only some chapters were downloaded of can still be followed.
         const adding = jobs.filter((j) => j.kind === "add" && j.source === source && ["queued", "running"].includes(j.state));
-        const subscribed = new Set([...series.filter((s) => s.source === source), ...adding.map((j) => ({ id: j.series }))].map((s) => s.id));
+        const subscribed = new Set([...series.filter((s) => s.source === source && s.auto), ...adding.map((j) => ({ id: j.series }))].map((s) => s.id));
         results.replaceChildren(table(["Cover", "Title", "Year", "Status", "Languages", ""],
           data.results.map((r) => resultRow(source, r, subscribed.has(r.id)))));
       });
@@ -246,10 +277,16 @@
     const paces = sources.filter((s) => s.transport === "http").map((s) => ({
       key: s.key, input: h("input", { type: "number", min: s.pace, max: 3600, step: 0.1, value: s.interval }), source: s,
     }));
+    // A source's own switches (MangaDex: data saver), one checkbox each.
+    const switches = sources.flatMap((s) => Object.entries(s.options || {}).map(([name, label]) => ({
+      key: s.key, name, label, input: h("input", { type: "checkbox", name: `${s.key}.${name}`,
+        checked: Boolean(((settings.options || {})[s.key] || {})[name]) }) })));
     const save = (event) => {
       event.preventDefault();
       const pace = Object.fromEntries(paces.map((p) => [p.key, Number(p.input.value)]));
-      act("settings", { updates: { enabled: enabled.checked, at: at.value }, pace }, "Saved");
+      const options = {};
+      switches.forEach((o) => { (options[o.key] = options[o.key] || {})[o.name] = o.input.checked; });
+      act("settings", { updates: { enabled: enabled.checked, at: at.value }, pace, options }, "Saved");
     };
     show(h("form", { className: "card sc-form", onsubmit: save },
       h("h2", null, "Nightly updates"),
@@ -259,6 +296,8 @@
       h("h2", null, "Pacing (seconds between requests)"),
       paces.length ? paces.map((p) => h("label", null, `${p.source.name} (at least ${p.source.pace} s)`, p.input))
         : h("p", { className: "muted" }, "No network sources are installed."),
+      switches.length ? [h("h2", null, "Source options"),
+        switches.map((o) => h("label", { className: "sc-check" }, o.input, o.label))] : null,
       h("div", { className: "sc-row" }, h("button", { className: "primary" }, "Save"),
         h("button", { type: "button", onclick: () => act("jobs", { kind: "discover" }, "Update run queued") }, "Run updates now"))));
   }

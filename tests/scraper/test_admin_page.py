@@ -53,7 +53,7 @@ def test_it_lists_queued_jobs_and_queues_a_search_result(browser_page, reader_da
     page.fill("input[name=q]", "moon")
     page.click("button:has-text('Search')")
     page.wait_for_selector("td:has-text('Moon Garden')")
-    page.click("button:has-text('Add')")
+    page.click("button:has-text('Follow series')")
     page.wait_for_selector(".toast")
     jobs = reader_daemon.call("GET", "/jobs")[1]["jobs"]
     assert [(j["kind"], j["series"]) for j in jobs] == [("update", "x"), ("add", "s1")]
@@ -63,7 +63,7 @@ def test_it_lists_queued_jobs_and_queues_a_search_result(browser_page, reader_da
     page.click("button:has-text('Search')")
     page.wait_for_selector("td:has-text('Moon Garden')")
     assert page.locator("td:has-text('Subscribed')").count() == 1
-    assert page.locator(".sc-results button:has-text('Add')").count() == 0
+    assert page.locator(".sc-results button:has-text('Follow series')").count() == 0
 
 
 def test_it_prints_dates_in_the_one_format_of_every_page(browser_page, reader_daemon):

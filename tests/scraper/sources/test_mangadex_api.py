@@ -66,3 +66,16 @@ def test_a_discover_run_updates_only_series_with_auto_on(dexd, dex):
     queue.add_job(dexd.queue, "discover", "all")
     drain(dexd)
     assert not [j for j in queue.list_jobs(dexd.queue) if j["kind"] == "update"]
+
+
+def test_the_chapters_of_a_series_are_listed_without_following_it(dexd, dex):
+    """What "Choose chapters…" shows (issue 28, item 4): the source's chapters in one language, the
+    ones that cannot be downloaded with their reason; nothing is subscribed or queued."""
+    chapters = call(dexd, "GET", "/chapters", query={"source": ["mangadex"], "series": [dex.ids["garden"]],
+                                                     "lang": ["en"]})["chapters"]
+    by_id = {c["id"]: c for c in chapters}
+    assert by_id[dex.ids["c3.10"]]["number"] == "3.10" and by_id[dex.ids["c4"]]["skip"].startswith("only on")
+    assert dex.ids["fr1"] not in by_id and len(chapters) == 9
+    assert call(dexd, "GET", "/series")["series"] == [] and call(dexd, "GET", "/jobs")["jobs"] == []
+    with pytest.raises(Invalid, match="language code"):
+        call(dexd, "GET", "/chapters", query={"source": ["mangadex"], "series": [dex.ids["garden"]], "lang": ["x/y"]})
