@@ -29,7 +29,7 @@ def users(request):
         if request.POST.get("command") in BULK:
             return _bulk(request)
         name = request.POST.get("name", "").strip()
-        rules.create_user(name, request.POST.get("password", ""), admin="admin" in request.POST)
+        name = rules.create_user(name, request.POST.get("password", ""), admin="admin" in request.POST)
         messages.success(request, f"Created {name}.")
         return _back()
     rows = accounts.list_users()

@@ -18,7 +18,8 @@ def signup(request):
     name = text_field(request.data, "name", max_length=64)
     token = rules.signup(name, field(request.data, "password", str), local=from_this_machine(request),
                          setup_code=text_field(request.data, "setupCode", required=False, max_length=64))
-    response = JsonResponse({"name": name, "admin": users.get_user(name)["admin"]})
+    user = users.get_user(name)  # as stored: the NFKC form of what was typed
+    response = JsonResponse({"name": user["name"], "admin": user["admin"]})
     set_session_cookie(response, token)
     return response
 
@@ -57,8 +58,7 @@ def admin_user(request):
     if stored:
         rules.reset_password(stored, password)
         return {"name": stored, "created": False}
-    rules.create_user(name, password, admin=admin)
-    return {"name": name, "created": True}
+    return {"name": rules.create_user(name, password, admin=admin), "created": True}
 
 
 @api(auth="admin", methods=("POST",))

@@ -11,6 +11,8 @@ password was right or no hash was computed. Names count whether or not such an a
 import threading
 from collections import deque
 
+from . import users
+
 LIMITS = {"pair": (10, 15 * 60), "address": (30, 15 * 60), "account": (100, 86_400)}
 
 _hits = {}  # (kind, ...) -> deque of monotonic times
@@ -18,7 +20,7 @@ _lock = threading.Lock()
 
 
 def _keys(account, address):
-    name = account.lower()
+    name = users.fold(account)  # one name whatever its case or width
     return ("pair", name, address), ("address", address), ("account", name)
 
 

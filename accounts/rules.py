@@ -30,7 +30,7 @@ def signup(name, password, *, local=False, setup_code=None):
     needs a request from the server itself (`local`) or the setup code (accounts/setup.py)."""
     check_password_rules(password)
     _check_signup_open(local, setup_code)
-    users.check_new_name(name)
+    name = users.check_new_name(name)
     password_hash = passwords.make_hash(password)  # slow: outside the lock
     with _signup_lock:
         first = _check_signup_open(local, setup_code)
@@ -119,9 +119,11 @@ def existing_user(name):
 
 
 def create_user(name, password, admin=False):
+    """Returns the name as stored (its NFKC form)."""
     check_password_rules(password)
-    users.check_new_name(name)
+    name = users.check_new_name(name)
     users.create_user(name, passwords.make_hash(password), admin=admin)
+    return name
 
 
 def reset_password(name, password):

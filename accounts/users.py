@@ -6,6 +6,7 @@ security changes (db.security_change()): on disk before they return, or undone a
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from typing import Any, TypedDict, TypeVar, cast
 
@@ -34,15 +35,40 @@ def validate(data: dict[str, Any]) -> None:
 
 
 
+def normalise(name: str) -> str:
+    """The NFKC form of a name: full-width "ａｌｉｃｅ" and "ﬁ" ligatures become "alice" and "fi",
+    so that names that look alike are one name (docs/accounts.md)."""
+    return unicodedata.normalize("NFKC", name)
+
+
+def fold(name: str) -> str:
+    """What two names must differ in to be two accounts: NFKC, then case (NFKC again after
+    casefold, which can undo it: Unicode's NFKC_Casefold)."""
+    return unicodedata.normalize("NFKC", normalise(name).casefold())
+
+
 def _stored_name(users: dict[str, User], name: str | None) -> str | None:
-    """The name as stored for `name` typed in any case: the exact spelling first, else the one
-    account whose name differs only by case. Files from before names were unique regardless of
-    case may hold two such accounts; then only the exact spelling finds either (docs/accounts.md)."""
-    if name in users:
-        return name
-    folded = name.casefold() if isinstance(name, str) else None
-    matches = [stored for stored in users if stored.casefold() == folded]
+    """The name as stored for `name` as typed: the exact spelling first, then its NFKC form, else
+    the one account whose name differs only by case or width. Files from before names were unique
+    that way may hold two such accounts; then only the exact spelling finds either (docs/accounts.md)."""
+    if not isinstance(name, str):
+        return None
+    for spelling in (name, normalise(name)):
+        if spelling in users:
+            return spelling
+    folded = fold(name)
+    matches = [stored for stored in users if fold(stored) == folded]
     return matches[0] if len(matches) == 1 else None
+
+
+def look_alikes() -> list[list[str]]:
+    """Groups of accounts whose names differ only by case or width, from files written before
+    the rule: each signs in only with its exact spelling. Health lists them for an admin."""
+    with db.lock():
+        groups: dict[str, list[str]] = {}
+        for stored in db.section("users"):
+            groups.setdefault(fold(stored), []).append(stored)
+    return sorted(sorted(group) for group in groups.values() if len(group) > 1)
 
 
 def stored_name(name: str) -> str | None:
@@ -89,12 +115,15 @@ def list_users() -> list[dict[str, Any]]:
         ]
 
 
-def check_new_name(name: object) -> None:
-    if not isinstance(name, str) or not NAME_RE.match(name):
+def check_new_name(name: object) -> str:
+    """The name to store for a new account (its NFKC form); Invalid or Conflict when it cannot be."""
+    if not isinstance(name, str) or not NAME_RE.match(normalise(name)):
         raise Invalid("name must be 1-32 letters, digits, '.', '-' or '_', starting with a letter or digit")
+    name = normalise(name)
     with db.lock():
-        if any(existing.casefold() == name.casefold() for existing in db.section("users")):
+        if any(fold(existing) == fold(name) for existing in db.section("users")):
             raise Conflict(f"the name {name} is taken")
+    return name
 
 
 def create_user(name: str, password_hash: str, admin: bool = False) -> None:

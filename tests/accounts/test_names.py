@@ -5,6 +5,7 @@ import json
 import pytest
 
 from tests.conftest import PASSWORD
+from tests.reader.komga.apps import basic
 from tests.support.forms import post_form
 
 
@@ -67,6 +68,48 @@ def test_it_still_loads_accounts_whose_names_differ_only_by_case(server, camel):
     assert server.client().post("/api/login", {"name": "ReaDer", "password": PASSWORD})[2] == {"name": "ReaDer"}
     assert server.client().post("/api/login", {"name": "reader", "password": PASSWORD})[2] == {"name": "reader"}
     assert server.client().post("/api/login", {"name": "READER", "password": PASSWORD})[0] == 401
+
+
+FULL_WIDTH = "\uff41\uff4c\uff49\uff43\uff45"  # ａｌｉｃｅ
+
+
+def test_it_stores_a_name_in_its_nfkc_form_and_signs_it_in_however_wide(server, admin):
+    status, _, data = admin.post("/api/admin/user", {"name": FULL_WIDTH, "password": PASSWORD})
+    assert (status, data) == (200, {"name": "alice", "created": True})
+    status, _, data = admin.post("/api/admin/user", {"name": "alice", "password": PASSWORD})
+    assert (status, data) == (200, {"name": "alice", "created": False})  # the same account
+    assert [u["name"] for u in admin.get("/api/admin")[2]["users"]] == ["admin", "alice"]
+    for typed in (FULL_WIDTH, FULL_WIDTH.upper(), "Alice"):
+        status, _, data = server.client().post("/api/login", {"name": typed, "password": PASSWORD})
+        assert (status, data) == (200, {"name": "alice"}), typed
+    # The apps' Basic sign-in goes through the same rule.
+    assert server.client().get("/komga/api/v2/users/me", headers={"Authorization": basic(FULL_WIDTH)})[0] == 200
+
+
+def test_it_refuses_a_look_alike_of_a_taken_name_at_sign_up(server, admin, settings):
+    settings.SIGNUP = "open"
+    assert admin.post("/api/admin/user", {"name": "alice", "password": PASSWORD})[0] == 200
+    status, _, data = server.client().post("/api/signup", {"name": FULL_WIDTH, "password": PASSWORD})
+    assert status == 409 and "alice" in data["error"]
+    status, _, data = server.client().post("/api/signup", {"name": "\ufb01ona", "password": PASSWORD})  # ﬁona
+    assert (status, data["name"]) == (200, "fiona")
+
+
+def test_it_keeps_look_alikes_from_an_old_file_apart_and_lists_them_on_health(server, admin):
+    assert admin.post("/api/admin/user", {"name": "alice", "password": PASSWORD})[0] == 200
+    server.stop()
+    path = server.data / "db.json"
+    db = json.loads(path.read_text())
+    db["users"][FULL_WIDTH] = {**db["users"]["alice"], "name": FULL_WIDTH}
+    path.write_text(json.dumps(db))
+    server.start()
+    for typed in ("alice", FULL_WIDTH):  # the exact spelling first
+        assert server.client().post("/api/login", {"name": typed, "password": PASSWORD})[2] == {"name": typed}
+    assert server.client().post("/api/login", {"name": "ALICE", "password": PASSWORD})[0] == 401  # a guess
+    admin = server.client().login("admin")
+    assert admin.get("/api/admin/health")[2]["accounts"] == {"lookAlikes": [["alice", FULL_WIDTH]]}
+    page = admin.get("/settings/admin/health/")[2].decode()
+    assert f"alice and {FULL_WIDTH}" in page and "Look-alike names" in page
 
 
 @pytest.mark.browser
