@@ -34,22 +34,16 @@ def _wanted(name):
     return is_page(base) or (name.casefold() == "comicinfo.xml")
 
 
-class _Bytes:
-    """imagesize's source over the first bytes of a member (libarch.listing)."""
-
-    def __init__(self, data):
-        self.data, self.length = data, len(data)
-
-    def read(self, offset, n):
-        return self.data[offset:offset + n]
-
-
 def _read_libarchive(path, rel):
-    """read() of a RAR, 7z or tar archive, in one pass over it (libarch.listing)."""
+    """read() of a RAR, 7z or tar archive, in one pass over it (libarch.listing). Of a solid one
+    only the directory and ComicInfo.xml are read: a page's first bytes cost decompressing every
+    page before it, so its size is learned when the archive is unpacked (files.pages_with_sizes)."""
+    solid = libarch.is_solid(path)
+
     def heads(name):
         if name.casefold() == "comicinfo.xml":
             return comicinfo.MAX_BYTES + 1  # a larger one is reported, not read
-        return LIBARCHIVE_HEAD if is_page(name.rpartition("/")[2]) else 0
+        return LIBARCHIVE_HEAD if not solid and is_page(name.rpartition("/")[2]) else 0
 
     directory, found = libarch.listing(path, heads)
     warnings = [("archive-member", f"{rel}/{name}", f"not read: {why}") for name, why in directory.refused]
@@ -61,7 +55,10 @@ def _read_libarchive(path, rel):
                    key=lambda m: natural_key(m.name))
     sizes = []
     for m in pages:
-        size = imagesize.size_in(_Bytes(found.get(m.name, b"")))
+        if solid:
+            sizes.append((None, None))
+            continue
+        size = imagesize.size_in(imagesize.Bytes(found.get(m.name, b"")))
         if size is None:
             warnings.append(("unreadable-image", f"{rel}/{m.name}",
                              "the image header cannot be read: the page is shown without a known size"))

@@ -28,7 +28,7 @@ from urllib.parse import quote
 
 from django.conf import settings
 
-from . import index, pagefile
+from . import index, libarch, pagecache, pagefile, pdfread
 from .folders import inside
 from .names import ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS, extension, is_ignored
 
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from mangacircus.jsonfile import StrPath
 
+    from .model import Page, Version
     from .pagefile import PageFile
 
 MAX_PATH = 4096
@@ -121,22 +122,52 @@ def _checked(rel: str) -> bool:
             and extension(rel) in IMAGE_EXTENSIONS)
 
 
-def open_page(rel: str) -> PageFile | None:
+def open_page(rel: str, width: int | None = None) -> PageFile | None:
     """The page image at `rel` (relative to LIBRARY, as in a /lib/ URL), opened and checked, or None.
 
     The one way to a page's bytes, whatever holds it: a file in a chapter folder (library_page's
     checks) or a member of a CBZ/ZIP archive, which must be a page the index holds. The answer is
     a pagefile.PageFile: `kind`, `length`, `etag`, `read()`, `chunks()`, `response(request)`; close it
-    (or use `with`) unless response() was called."""
+    (or use `with`) unless response() was called. `width`: the pixels a PDF page is wanted at (the
+    other pages have one size)."""
     if not _checked(rel):
         return None
     found = _in_archive(rel)
     if found is False:
         return None
     if found:
-        return pagefile.open_member(*found)
+        return pagefile.open_member(*found, width=width)
     real = library_page(rel)
     return pagefile.open_file(real) if real else None
+
+
+def pages_with_sizes(version: Version) -> list[Page]:
+    """version.pages(), with the sizes the scan could not read of a solid archive's pages (RAR
+    solid, 7z) taken from the page cache, which unpacks the archive now if it has not yet: the
+    first page would need that anyway (docs/library.md, "Archives")."""
+    pages = version.pages()
+    if version.archive is None or all(p.w for p in pages) or settings.LIBRARY is None:
+        return pages
+    root_real = _real_root(settings.LIBRARY)
+    real = os.path.realpath(os.path.join(root_real, *version.archive.split("/")))
+    if not inside(real, root_real) or extension(real) not in ARCHIVE_EXTENSIONS or not libarch.is_solid(real):
+        return pages
+    try:
+        st = os.stat(real)
+        measured = pagecache.sizes(real, st)
+    except (OSError, libarch.Refused):
+        return pages
+    out = []
+    for p in pages:
+        size = measured.get(version.archive_member(p.file)) if not p.w else None
+        out.append(p._replace(w=size[0], h=size[1]) if size else p)
+    return out
+
+
+def widths(version: Version) -> list[int] | None:
+    """The widths its pages can be asked at (/lib/…?w=): a PDF's rendering ladder; None for the
+    other pages, which have one size."""
+    return list(pdfread.WIDTHS) if version.archive and extension(version.archive) == "pdf" else None
 
 
 def page_stamp(rel: str) -> str | None:
@@ -155,9 +186,9 @@ def page_stamp(rel: str) -> str | None:
     return st and f"{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}\0{member}"
 
 
-def page_response(request: HttpRequest, rel: str) -> HttpResponseBase | None:
-    """The /lib/ answer for the page at `rel`, or None (404)."""
-    page = open_page(rel)
+def page_response(request: HttpRequest, rel: str, width: int | None = None) -> HttpResponseBase | None:
+    """The /lib/ answer for the page at `rel` (`width`: open_page's), or None (404)."""
+    page = open_page(rel, width)
     if page is None:
         return None
     hand_off = None

@@ -62,6 +62,16 @@ class _Source:
         return self.f.read(n)
 
 
+class Bytes:
+    """A `source` for size_in() over bytes in memory (the first bytes of a member, or a whole page)."""
+
+    def __init__(self, data):
+        self.data, self.length = data, len(data)
+
+    def read(self, offset, n):
+        return self.data[offset:offset + n]
+
+
 def size(path):
     """(width, height) as displayed, from the header of the image at `path`; None when unreadable."""
     try:

@@ -16,6 +16,7 @@ its header declares.
 """
 from __future__ import annotations
 
+import ctypes
 import os
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -24,11 +25,18 @@ from .zipread import MAX_MEMBERS, MAX_PAGE_BYTES, MAX_RATIO, MAX_TOTAL, Refused,
 
 try:  # a missing libarchive makes these formats unread (reported), never the app unusable
     import libarchive
+    from libarchive import ffi
     from libarchive.exception import ArchiveError
     MISSING = None
-except (ImportError, OSError) as e:  # OSError: libarchive-c without Debian's libarchive13
-    libarchive, ArchiveError = None, Exception
+    # libarchive-c has no binding for it: an encrypted member is known from its header, before its
+    # data is read (a solid archive's scan reads no data: archives._read_libarchive)
+    _is_encrypted = ffi.libarchive.archive_entry_is_encrypted
+    _is_encrypted.argtypes, _is_encrypted.restype = [ctypes.c_void_p], ctypes.c_int
+except (ImportError, OSError, AttributeError) as e:  # OSError: libarchive-c without Debian's libarchive13
+    libarchive, ArchiveError, _is_encrypted = None, Exception, None
     MISSING = f"libarchive cannot be loaded ({e}): install Debian's libarchive13 and the libarchive-c package"
+
+ENCRYPTED = "it is encrypted (password-protected archives are not read)"
 
 FORMATS = {"cbr": "RAR", "rar": "RAR", "cb7": "7-Zip", "7z": "7-Zip", "cbt": "tar", "tar": "tar"}
 BLOCK = 64 << 10
@@ -49,7 +57,7 @@ def _why(error: Exception) -> str:
     text = str(error).split(" (errno=")[0]
     low = text.casefold()
     if "encrypt" in low or "passphrase" in low or "password" in low:
-        return "it is encrypted (password-protected archives are not read)"
+        return ENCRYPTED
     if "solid" in low and "rar" in low:
         return "it is a solid RAR4 archive, which libarchive cannot read: repack it as CBZ or RAR5"
     return f"libarchive cannot read it: {text}"
@@ -74,9 +82,25 @@ def sniff(path: str) -> str | None:
     return _kind(_head(path, 8))
 
 
-def is_solid(path: str) -> bool:
+def is_solid(path: str, st: os.stat_result | None = None) -> bool:
     """True when members cannot be reached one by one: a solid RAR (its main header says so), a 7z
-    (its members share compressed blocks as 7-Zip writes them by default). tar never is."""
+    (its members share compressed blocks as 7-Zip writes them by default). tar never is. With the
+    file's `st`, the answer is kept for as long as the file is the same (each page served asks)."""
+    key = (path, st.st_ino, st.st_size, st.st_mtime_ns) if st is not None else None
+    if key in _solid:
+        return _solid[key]
+    answer = _is_solid(path)
+    if key is not None:
+        if len(_solid) >= 1024:
+            _solid.clear()
+        _solid[key] = answer
+    return answer
+
+
+_solid: dict[tuple[str, int, int, int] | None, bool] = {}
+
+
+def _is_solid(path: str) -> bool:
     head = _head(path)
     kind = _kind(head) or FORMATS.get(path.rpartition(".")[2].casefold())
     if kind == "7-Zip":
@@ -140,6 +164,8 @@ def _checked(entry: Any, file_size: int, count: int, total: int) -> tuple[str, s
         return name, why
     if ignored(parts):
         return name, ""
+    if _is_encrypted is not None and _is_encrypted(entry._entry_p) > 0:
+        raise Refused(ENCRYPTED)
     if count >= MAX_MEMBERS:
         raise Refused(f"it holds more than {MAX_MEMBERS:,} members")
     if not entry.isreg:

@@ -4,7 +4,9 @@
 A solid archive's member can be reached only by decompressing every member before it, so the
 first page asked of such an archive unpacks all its pages in one pass (libarch.extract), into a
 folder named by the archive's real path, inode, size and mtime (a changed archive gets a new one);
-every later page is a plain file. The folder is written under a temporary name and renamed into
+every later page is a plain file. The unpacking also measures each page (sizes.json in the folder):
+the scan reads only a solid archive's directory, and the reader learns its pages' sizes here at
+the first open (files.pages_with_sizes). The folder is written under a temporary name and renamed into
 place, so a half-written folder is never used, and two processes unpacking at once both end with
 one folder. The cache is bounded by PAGE_CACHE_MB: after each unpacking the folders used least
 recently (their mtime, touched on each use) go until the rest fits. It survives restarts; LIBRARY
@@ -13,20 +15,25 @@ is never written.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import shutil
 import threading
+import time
 from pathlib import Path
 
 from django.conf import settings
 
-from . import libarch
+from . import imagesize, libarch
 from .names import is_page
 
 log = logging.getLogger(__name__)
 
+SIZES = "sizes.json"  # {member: [w, h]} of an unpacked archive's pages
+TOUCH_EVERY = 60  # seconds between two marks of a folder as used
 _locks: dict[str, threading.Lock] = {}
+_touched: dict[str, float] = {}
 _locks_guard = threading.Lock()
 
 
@@ -52,24 +59,45 @@ def page(real: str, st: os.stat_result, member: str) -> str | None:
     the archive is not in the cache yet), or None when the archive does not hold it."""
     found = cached(real, st, member)
     if found is None:
-        key = _folder_name(real, st)
-        with _lock(key):
-            if not (root() / key).is_dir():
-                _unpack(real, root() / key)
+        unpack(real, st)
         found = cached(real, st, member)
     return found
 
 
+def unpack(real: str, st: os.stat_result) -> Path:
+    """The folder of the solid archive at `real`, unpacked now unless it is in the cache already."""
+    key = _folder_name(real, st)
+    with _lock(key):
+        if not (root() / key).is_dir():
+            _unpack(real, root() / key)
+    return root() / key
+
+
+def sizes(real: str, st: os.stat_result, *, unpacking: bool = True) -> dict[str, tuple[int, int]]:
+    """{member: (w, h)} of the pages of the solid archive at `real`, as measured when it was unpacked
+    (now, when it is not in the cache and `unpacking`); {} when not known."""
+    folder = unpack(real, st) if unpacking else root() / _folder_name(real, st)
+    try:
+        found = json.loads((folder / SIZES).read_text())
+        return {k: (v[0], v[1]) for k, v in found.items() if isinstance(v, list) and len(v) == 2}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return {}
+
+
 def cached(real: str, st: os.stat_result, member: str) -> str | None:
     """The path of a page kept for `member` of the book at `real` (unpacked or rendered), or None."""
-    folder = root() / _folder_name(real, st)
+    key = _folder_name(real, st)
+    folder = root() / key
     path = folder / file_name(member)
     if not path.is_file():
         return None
-    try:
-        os.utime(folder)
-    except OSError:
-        pass
+    now = time.monotonic()
+    if now - _touched.get(key, -TOUCH_EVERY) >= TOUCH_EVERY:  # the LRU's clock, not one write a page
+        _touched[key] = now
+        try:
+            os.utime(folder)
+        except OSError:
+            pass
     return str(path)
 
 
@@ -92,15 +120,19 @@ def _unpack(real: str, folder: Path) -> None:
     tmp = base / f".{folder.name}.{os.getpid()}.{threading.get_ident()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
-    names = []
+    names, measured = [], {}
 
     def write(name: str, data: bytes) -> None:
         names.append(name)
         with open(tmp / file_name(name), "wb") as f:
             f.write(data)
+        size = imagesize.size_in(imagesize.Bytes(data))
+        if size:
+            measured[name] = size
 
     try:
         written = libarch.extract(real, lambda name: is_page(name.rpartition("/")[2]), write)
+        (tmp / SIZES).write_text(json.dumps(measured))
         try:
             os.rename(tmp, folder)
         except OSError:  # another process unpacked it first

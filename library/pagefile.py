@@ -199,14 +199,15 @@ def open_file(real):
     return PageFile(f, kind, st.st_size, f'"{st.st_ino:x}-{st.st_size:x}-{st.st_mtime_ns:x}"', real)
 
 
-def open_member(real, member_name):
+def open_member(real, member_name, width=None):
     """The member `member_name` of the archive at the real path `real`, or None when it is not
-    there, cannot be read, or is no image. RAR, 7z and tar: _open_libarchive()."""
+    there, cannot be read, or is no image. RAR, 7z and tar: _open_libarchive(); a PDF's page is
+    rendered `width` pixels wide when asked (a step of pdfread.WIDTHS)."""
     ext = real.rpartition(".")[2].casefold()
     if ext in libarch.FORMATS:
         return _open_libarchive(real, member_name)
     if ext == "pdf":
-        return _open_pdf(real, member_name)
+        return _open_pdf(real, member_name, pdfread.step(width))
     opened = _open_regular(real)
     if opened is None:
         return None
@@ -252,7 +253,7 @@ def _open_libarchive(real, member_name):
         return None
     st, etag = found
     try:
-        if libarch.is_solid(real):
+        if libarch.is_solid(real, st):
             cached = pagecache.page(real, st, member_name)
             page = open_file(cached) if cached else None
             if page is not None:
@@ -268,15 +269,16 @@ def _open_libarchive(real, member_name):
     return PageFile(io.BytesIO(data), kind, len(data), etag, None)
 
 
-def _open_pdf(real, member_name):
+def _open_pdf(real, member_name, width):
     """A page of a PDF, from the page cache: the JPEG it holds when that is the whole page, else its
-    rendering (pdfread.page_file)."""
+    rendering `width` pixels wide (pdfread.page_file)."""
     found = _archive_stat(real, member_name)
     if found is None:
         return None
     st, etag = found
+    etag = f'{etag[:-1]}-{width:x}"'
     try:
-        cached = pdfread.page_file(real, st, member_name)
+        cached = pdfread.page_file(real, st, member_name, width)
     except (OSError, ValueError, pdfread.Refused) as e:
         log.warning("not serving %s in %s: %s", member_name, real, e)
         return None

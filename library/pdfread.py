@@ -7,10 +7,12 @@ order; every page is served as a JPEG:
 
 - a page that is one JPEG image covering the page (a scanned comic) is served as that image's own
   bytes, never re-encoded;
-- any other page is rendered, RENDER_WIDTH pixels wide and at most MAX_PIXELS in all.
+- any other page is rendered, RENDER_WIDTH pixels wide and at most MAX_PIXELS in all; or at the
+  width a reader asks for (`/lib/…?w=`), taken up to the next step of WIDTHS (the largest at most),
+  so a phone gets 800 or 1,200 pixels and a 4K screen 2,400.
 
-Either is made once, at the first request, and kept in the page cache (pagecache.py) with the
-pages of solid archives; every later request is a plain file.
+Either is made once per width, at the first request, and kept in the page cache (pagecache.py)
+with the pages of solid archives; every later request is a plain file.
 
 PDFium is not safe to call from two threads at once, so every call holds one lock. It runs no
 JavaScript (no form environment is set up) and follows no link; an encrypted PDF is refused.
@@ -33,7 +35,8 @@ except ImportError as e:
     pdfium, pdfium_raw = None, None
     MISSING = f"the pypdfium2 package cannot be loaded ({e})"
 
-RENDER_WIDTH = 1600
+RENDER_WIDTH = 1600  # the width listed by the scan, and rendered when no width is asked
+WIDTHS = (800, 1200, RENDER_WIDTH, 2400)  # the width ladder (docs/library.md, "PDF")
 MAX_PIXELS = 16_000_000
 JPEG_QUALITY = 88
 COVERS = 0.95  # an image over 95 % of the page box in each direction is the page
@@ -66,11 +69,19 @@ def _open(path: str) -> Any:
         raise Refused(f"PDFium cannot read it: {text}") from None
 
 
-def _render_size(width: float, height: float) -> tuple[int, int]:
-    """Pixels of a page RENDER_WIDTH wide (fewer when it would pass MAX_PIXELS)."""
+def step(asked: int | None) -> int:
+    """The width of the ladder a request for `asked` pixels gets: the first step at least as wide,
+    the largest when none is; RENDER_WIDTH when none is asked."""
+    if asked is None:
+        return RENDER_WIDTH
+    return next((w for w in WIDTHS if w >= asked), WIDTHS[-1])
+
+
+def _render_size(width: float, height: float, target: int = RENDER_WIDTH) -> tuple[int, int]:
+    """Pixels of a page `target` wide (fewer when it would pass MAX_PIXELS)."""
     if width <= 0 or height <= 0:
-        return RENDER_WIDTH, RENDER_WIDTH
-    w = RENDER_WIDTH
+        return target, target
+    w = target
     h = w * height / width
     if w * h > MAX_PIXELS:
         w = int((MAX_PIXELS * width / height) ** 0.5)
@@ -98,46 +109,58 @@ def listing(path: str) -> tuple[list[Page], dict[str, str]]:
     return pages, info
 
 
-def page_file(real: str, st: os.stat_result, member: str) -> str | None:
+def _kept_as(member: str, width: int | None) -> str:
+    """The page cache's name of a page's own JPEG (width None) or of its rendering `width` wide."""
+    return f"{member}@{width or 'own'}"
+
+
+def page_file(real: str, st: os.stat_result, member: str, width: int = RENDER_WIDTH) -> str | None:
     """The path, in the page cache, of the JPEG of one page (its own JPEG when that is the whole
-    page, else its rendering), made now when it is not there yet; None when there is no such page."""
+    page, whatever the width; else its rendering `width` pixels wide, a step of WIDTHS), made now
+    when it is not there yet; None when there is no such page."""
     index = _index(member)
     if index is None:
         return None
-    cached = pagecache.cached(real, st, member)
+    cached = pagecache.cached(real, st, _kept_as(member, None)) or pagecache.cached(real, st, _kept_as(member, width))
     if cached:
         return cached
-    data = page_jpeg(real, member)
-    return pagecache.keep(real, st, member, data) if data is not None else None
+    data, own = _page_jpeg(real, index, width)
+    if data is None:
+        return None
+    return pagecache.keep(real, st, _kept_as(member, None if own else width), data)
 
 
 def page_jpeg(path: str, member: str) -> bytes | None:
-    """The JPEG of one page: its own JPEG when that is the whole page, else drawn; None when the
-    PDF has no such page. Nothing is kept (page_file() keeps it; the folder import does not)."""
+    """The JPEG of one page: its own JPEG when that is the whole page, else drawn RENDER_WIDTH wide;
+    None when the PDF has no such page. Nothing is kept (page_file() keeps it; the folder import
+    does not)."""
     index = _index(member)
-    if index is None:
-        return None
+    return None if index is None else _page_jpeg(path, index, RENDER_WIDTH)[0]
+
+
+def _page_jpeg(path: str, index: int, target: int) -> tuple[bytes | None, bool]:
+    """(the JPEG of page `index`, whether it is the page's own image)."""
     with _lock:
         pdf = _open(path)
         try:
             if index >= len(pdf):
-                return None
+                return None, False
             page = pdf[index]
             try:
                 own = _own_jpeg(page)
                 if own is None:
                     width, height = page.get_size()
-                    w, _ = _render_size(width, height)
+                    w, _ = _render_size(width, height, target)
                     image = page.render(scale=w / width if width > 0 else 1, may_draw_forms=False).to_pil()
             finally:
                 page.close()
         finally:
             pdf.close()
     if own is not None:
-        return own
+        return own, True
     out = io.BytesIO()
     image.convert("RGB").save(out, "JPEG", quality=JPEG_QUALITY)
-    return out.getvalue()
+    return out.getvalue(), False
 
 
 def _own_jpeg(page: Any) -> bytes | None:

@@ -23,13 +23,17 @@ def _not_found():
 
 
 def page_image(request, rel=None):
-    """GET /lib/<path>: a page image from LIBRARY, for signed-in users only (see files.py)."""
+    """GET /lib/<path>[?w=<pixels>]: a page image from LIBRARY, for signed-in users only (see
+    files.py); `w` is the width a PDF page is wanted at (the reader asks for its screen's)."""
     refusal = _refusal(request)
     if refusal:
         return refusal
+    width = request.GET.get("w")
+    if width is not None and not (width.isascii() and width.isdigit() and 0 < int(width) <= 100_000):
+        return JsonResponse({"error": "w must be a width in pixels, a whole number from 1 to 100000"}, status=400)
     if not guard.allowed(request.account, (rel or "").split("/", 1)[0]):
         return _not_found()  # a manga this user may not see is as missing as one that is not there
-    return files.page_response(request, rel or "") or _not_found()
+    return files.page_response(request, rel or "", int(width) if width else None) or _not_found()
 
 
 def page_thumbnail(request, rel=None):

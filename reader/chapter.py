@@ -8,6 +8,7 @@ All URLs in it are relative to the app root.
 from urllib.parse import quote
 
 from catalog import overrides
+from library import files
 from mangacircus.errors import Invalid
 from mangacircus.http import field, text_field
 
@@ -65,7 +66,7 @@ def chapter_payload(user, manga_name, cid, version_name=None):
     chapter = lookup.chapter_or_404(manga, cid)
     ranked = votes.ranked_versions(manga.name, chapter, user)
     version = lookup.version_or_404(chapter, version_name if version_name else ranked[0]["name"])
-    pages = [_page(version, page) for page in version.pages()]
+    pages = [_page(version, page) for page in files.pages_with_sizes(version)]
     entry = progress.chapter_progress(user, manga.name, chapter.id)
     order = manga.chapters()
     at = next(i for i, c in enumerate(order) if c.id == chapter.id)
@@ -79,6 +80,7 @@ def chapter_payload(user, manga_name, cid, version_name=None):
         # chapter.json, then a curator's direction for the manga, then the folder's (docs/library.md)
         "direction": overrides.version_direction(manga, version),
         "pages": pages,
+        "widths": files.widths(version),  # a PDF's pages are drawn at the width asked (?w=)
         "versions": ranked,
         "prev": _neighbour(manga, order[at - 1] if at > 0 else None),
         "next": _neighbour(manga, order[at + 1] if at + 1 < len(order) else None),

@@ -53,7 +53,11 @@
   const scroller = h("div", { className: "rd-scroller", tabindex: "-1" }, canvas);
   root.appendChild(scroller);
 
-  const all = data.pages.map((p, i) => ({ i, u: p.u, w: p.w, h: p.h, t: p.t || [], r: p.r || 0, el: null }));
+  // A PDF's pages are drawn at the width asked: the first step of the ladder as wide as the screen.
+  const need = Math.ceil(Math.max(window.innerWidth, window.screen.width || 0) * (window.devicePixelRatio || 1));
+  const width = data.widths ? data.widths.find((w) => w >= need) || data.widths[data.widths.length - 1] : 0;
+  const sized = (u) => (width ? u + (u.indexOf("?") >= 0 ? "&" : "?") + "w=" + width : u);
+  const all = data.pages.map((p, i) => ({ i, u: sized(p.u), w: p.w, h: p.h, t: p.t || [], r: p.r || 0, el: null }));
   const list = shownPages(all, settings);
   const sameVersion = data.progress && data.progress.v === data.version;
 

@@ -146,8 +146,9 @@ def test_the_scan_reads_each_format_and_names_what_it_cannot(library):
     assert found == {
         "1": [("Komga Formats c001.cbr", ["komga-1.png", "komga-2.png", "komga-3.png"], [PNG_48] * 3)],
         "2": [("Komga Formats c002.cbr", ["komga.png"], [PNG_48])],
-        "3": [("Komga Formats c003.cbr", ["komga-1.png", "komga-2.png", "komga-3.png"], [PNG_48] * 3)],
-        "4": [("Komga Formats c004.cb7", ["komga.png"], [PNG_48])],
+        # solid: the scan reads the directory only, the sizes come at the first open (below)
+        "3": [("Komga Formats c003.cbr", ["komga-1.png", "komga-2.png", "komga-3.png"], [(None, None)] * 3)],
+        "4": [("Komga Formats c004.cb7", ["komga.png"], [(None, None)])],
     }
     warned = {path.rsplit("/", 1)[1]: message for kind, path, message in idx.all_warnings()
               if kind == "unreadable-archive"}
@@ -161,7 +162,8 @@ def test_the_scan_reads_each_format_and_names_what_it_cannot(library):
     assert (c1.key, c1.title, len(c1.versions[0].files())) == ("1", "Sevens", 4)
     assert c2.key == "2" and c2.versions[0].files() == [f"Chapter 2/{n:03d}.{e}" for n, e in
                                                         ((1, "jpg"), (2, "png"), (3, "jpg"))]
-    assert c1.versions[0].sizes()[0] in ((40, 60), (60, 90))
+    assert c1.versions[0].sizes()[0] == (None, None)  # a CB7 is solid
+    assert c2.versions[0].sizes()[0] in ((40, 60), (60, 90))
     shelf = idx.get("Pdf Shelf")  # each PDF a book; page sizes from the page boxes, 1,600 pixels wide
     assert [(b.key, [c.key for c in b.chapters]) for b in shelf.books] == [("1", ["1"]), ("2", ["1"])]
     v1, v2 = (b.chapters[0].versions[0] for b in shelf.books)
@@ -214,6 +216,7 @@ def test_each_page_is_served_byte_for_byte(served, library, manga, cid, archive)
         status, headers, body = user.get("/" + page["u"])
         member = page["u"].split(quote(archive) + "/", 1)[1]
         assert status == 200 and body == originals[quote_free(member)], page["u"]
+        assert (page["w"], page["h"]) == Image.open(io.BytesIO(body)).size  # solid ones too: measured at unpacking
         assert headers["Content-Type"] in ("image/png", "image/jpeg")
         assert user.get("/" + page["u"], headers={"If-None-Match": headers["ETag"]})[0] == 304
 
@@ -239,6 +242,24 @@ def test_a_pdf_page_that_is_one_jpeg_is_served_as_it_is_and_others_are_rendered_
     stamp = rendered[0].stat().st_mtime_ns
     assert user.get("/" + page["u"])[2] == body and rendered[0].stat().st_mtime_ns == stamp  # not rendered again
     assert user.get("/" + page["u"].replace("0001.jpg", "0002.jpg"))[0] == 404
+
+
+def test_a_pdf_page_is_rendered_at_the_step_of_the_width_ladder_asked_for(served, library):
+    srv, user, _ = served
+    chapter = user.get(f"/api/chapter?m={quote('Pdf Shelf')}&c=2/1")[2]
+    assert chapter["widths"] == list(pdfread.WIDTHS)
+    assert user.get(f"/api/chapter?m={quote('Komga Formats')}&c=0/1")[2]["widths"] is None
+    url = "/" + chapter["pages"][0]["u"]
+    for asked, drawn in ((1, 800), (801, 1200), (1600, 1600), (5000, 2400)):
+        status, headers, body = user.get(f"{url}?w={asked}")
+        assert status == 200 and jpeg_size(body) == (drawn, drawn), asked
+    etags = {user.get(f"{url}?w={w}")[1]["ETag"] for w in (800, 1200)}
+    assert len(etags) == 2  # a browser never takes one width's page for another's
+    for bad in ("abc", "0", "-5", "²", "100001"):
+        status, _, answer = user.get(f"{url}?w={quote(bad)}")
+        assert status == 400 and "w must be a width" in answer["error"], bad
+    own = user.get(f"/api/chapter?m={quote('Pdf Shelf')}&c=1/1")[2]["pages"][0]["u"]
+    assert jpeg_size(user.get(f"/{own}?w=800")[2]) == (400, 600)  # a scan's own JPEG, whatever the width
 
 
 def test_solid_archives_are_unpacked_once_into_the_page_cache_in_data(served, library):

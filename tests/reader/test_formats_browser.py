@@ -37,3 +37,14 @@ def test_a_comic_in_a_cb7_reads_left_to_right(srv, desktop, reader_on):
     reader = reader_on(desktop, srv, startMode="page").open("Made Here", 0, 1)
     reader.page.keyboard.press("ArrowRight")
     reader.wait("mcReader.page === 1")
+
+
+@pytest.mark.parametrize("device, width", [("desktop", 1600), ("phone", 800)])
+def test_a_pdf_page_is_drawn_at_the_width_of_the_screen(srv, request, reader_on, device, width):
+    # Komga's PDF is a Flate image: drawn by PDFium, 1,600 pixels for 1280 px at 1×, 800 for 390 px at 2×
+    reader = reader_on(request.getfixturevalue(device), srv, startMode="page").open("Pdf Shelf", 2, 1)
+    reader.wait("mcReader.decoded.includes(0)", timeout=15)
+    src, natural = reader.page.evaluate(
+        "() => { const i = [...document.querySelectorAll('img')].find((i) => i.src.includes('.pdf/'));"
+        " return [i.src, i.naturalWidth]; }")
+    assert src.endswith(f"?w={width}") and natural == width
