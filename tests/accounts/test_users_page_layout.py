@@ -10,7 +10,7 @@ FITS = """() => {
   const width = document.documentElement.clientWidth;
   const side = document.querySelector('.ops-side').getBoundingClientRect();
   const date = document.createRange();
-  date.selectNodeContents(document.querySelector('td.nowrap'));
+  date.selectNodeContents(document.querySelector('.user-created'));
   return {page: document.documentElement.scrollWidth <= width, side: side.right <= width && side.left >= 0,
           dateOneLine: date.getClientRects().length === 1,
           nameCut: [...document.querySelectorAll('.user-name')].every(n => n.getBoundingClientRect().right <= width)};
@@ -30,7 +30,36 @@ def test_it_fits_the_viewport_with_a_32_character_name(server, admin, browser, v
         page.goto(server.url + "/settings/admin/users/")
         assert page.evaluate(FITS) == {"page": True, "side": True, "dateOneLine": True, "nameCut": True}
         assert page.locator(f".user-name[title='{LONG}']").count() == 1
-        assert page.locator("td.nowrap").first.inner_text().count("-") == 2
+        assert page.locator(".user-created").first.inner_text().count("-") == 2
+    finally:
+        context.close()
+
+
+TABLE_FITS = """() => {
+  const column = document.querySelector('.ops-main').getBoundingClientRect();
+  const table = document.querySelector('table.list').getBoundingClientRect();
+  const out = [...document.querySelectorAll('table.list button, table.list a.button, table.list input')]
+    .filter(e => { const r = e.getBoundingClientRect();
+                   return r.right > column.right + 0.5 || r.right > document.documentElement.clientWidth; })
+    .map(e => e.textContent.trim() || e.getAttribute('aria-label'));
+  return {table: Math.round(table.width), column: Math.round(column.width), outside: out};
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 1440, 1920])
+def test_its_table_fits_its_column_with_every_action_in_view(server, admin, browser, width):
+    """With a second account the table was 790 px in a 648 px column at 1280, 1440 and 1920 px,
+    Set password and Access… off to the right with no sign that it scrolled."""
+    assert admin.post("/api/admin/user", {"name": "second-reader-account", "password": PASSWORD})[0] == 200
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    try:
+        context.add_cookies([{"name": "sid", "value": admin.cookies["sid"], "url": server.url}])
+        page = context.new_page()
+        page.goto(server.url + "/settings/admin/users/")
+        fits = page.evaluate(TABLE_FITS)
+        assert fits["table"] <= fits["column"] and fits["outside"] == [], fits
+        assert page.get_by_role("link", name="Access…").count() == 1
     finally:
         context.close()
 
