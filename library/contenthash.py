@@ -3,13 +3,15 @@
 A page's hash is the SHA-256 of its bytes; a version's hash is the SHA-256 of the lines
 `<file>\\t<size>\\t<page sha256>\\n` of its pages in order, so the same pages under the same names
 give the same hash on both sides. Page hashes are cached in memory by (path, size, mtime, inode):
-hashing reads every byte once (~1.5 GB/s for SHA-256 here), later catalogs only stat.
+hashing reads every byte once (~1.5 GB/s for SHA-256 here), later catalogs only stat. A page in
+an archive (CBZ, CBR, CB7, CBT, PDF, EPUB) is hashed as it is served (files.open_page: a PDF's page
+as its JPEG), cached by the archive's inode, size and mtime and the member's name.
 """
 import hashlib
 import os
 import threading
 
-_cache = {}  # real path -> ((size, mtime_ns, ino), sha256 hex)
+_cache = {}  # real path -> ((size, mtime_ns, ino), sha256 hex); files.page_stamp -> (size, sha256 hex)
 _lock = threading.Lock()
 MAX_CACHE = 500_000
 
@@ -32,6 +34,32 @@ def page_hash(path):
             _cache.clear()
         _cache[path] = (key, value)
     return st.st_size, value
+
+
+def archive_pages(version):
+    """[(file, size, sha256)] of the pages of a version inside an archive, read as they are served;
+    OSError when one cannot be read."""
+    from .files import open_page, page_stamp
+
+    found = []
+    for name in version.files():
+        rel = f"{version.path}/{name}"
+        stamp = page_stamp(rel)
+        with _lock:
+            hit = _cache.get(stamp) if stamp else None
+        if hit is None:
+            page = open_page(rel)
+            if page is None:
+                raise OSError(f"{rel} cannot be read")
+            with page:
+                data = page.read()
+            hit = (len(data), hashlib.sha256(data).hexdigest())
+            with _lock:
+                if len(_cache) >= MAX_CACHE:
+                    _cache.clear()
+                _cache[stamp] = hit
+        found.append((name, *hit))
+    return found
 
 
 def version_hash(pages):

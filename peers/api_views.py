@@ -50,15 +50,32 @@ def _shared_manga(peer, name):
 
 
 def _relative(manga, version):
-    return version.path[len(manga.name) + 1:]
+    """The version's path under the manga, as the peer writes it: a version in an archive is a
+    folder named by the archive without its extension (`c0001.cbr` → `c0001`, `v01.cbz/Ch 2` →
+    `v01/Ch 2`), since the pages it copies are written as files."""
+    rel = version.path[len(manga.name) + 1:]
+    if version.archive is None:
+        return rel
+    parts = rel.split("/")
+    at = version.archive.count("/") - manga.name.count("/") - 1  # the archive's part of rel
+    parts[at] = parts[at].rpartition(".")[0] or parts[at]
+    return "/".join(parts)
 
 
 def version_entry(manga, version):
-    """A version in the catalog; None for one that is no folder (an archive: not offered)."""
-    folder = files.library_folder(version.path)
-    if folder is None:
+    """A version in the catalog: a chapter folder, or a chapter in an archive of any format read
+    here (its pages hashed as they are served); None when one of its pages cannot be read."""
+    try:
+        if version.archive is None:
+            folder = files.library_folder(version.path)
+            if folder is None:
+                return None
+            pages = contenthash.folder_pages(folder, version.files())
+        else:
+            pages = contenthash.archive_pages(version)
+    except OSError as e:
+        log.warning("not offering %s to peers: %s", version.path, e)
         return None
-    pages = contenthash.folder_pages(folder, version.files())
     return {"name": version.name, "path": _relative(manga, version), "meta": version.meta,
             "pageCount": version.page_count, "size": sum(p[1] for p in pages),
             "hash": contenthash.version_hash(pages), "pages": [list(p) for p in pages]}
@@ -75,13 +92,26 @@ def _cover(manga):
 
 
 def manga_entry(manga):
+    seen = set()
+
+    def entries(chapter):
+        found = []
+        for version in chapter.versions:
+            path = _relative(manga, version)
+            if path in seen:  # `c0001.cbz` beside a folder `c0001`: the first is offered
+                log.warning("not offering %s to peers: %s is offered already", version.path, path)
+                continue
+            seen.add(path)
+            entry = version_entry(manga, version)
+            if entry:
+                found.append(entry)
+        return found
+
     return {
         "name": manga.name, "title": manga.title, "meta": manga.meta, "direction": manga.direction,
         "coverUrl": _cover(manga), "updated": manga.updated,
         "books": [{"key": b.key, "title": b.title, "folder": b.folder, "extra": b.extra,
-                   "chapters": [{"key": c.key, "title": c.title,
-                                 "versions": [e for e in (version_entry(manga, v) for v in c.versions) if e]}
-                                for c in b.chapters]}
+                   "chapters": [{"key": c.key, "title": c.title, "versions": entries(c)} for c in b.chapters]}
                   for b in manga.books],
     }
 

@@ -172,3 +172,27 @@ def test_a_page_whose_bytes_differ_from_the_announced_hash_is_rejected(pair):
     assert len(failed) == 1 and "page 2" in failed[0]["error"] and "SHA-256" in failed[0]["error"], jobs
     assert not [p for p in (pair.lib_b / "Long Scroll").glob("*") if p.is_dir()]
     assert not list((pair.lib_b / ".staging").rglob("002.png"))
+
+
+def test_chapters_in_a_cbr_and_a_solid_rar_arrive_as_folders_of_the_same_pages(tmp_path):
+    import shutil
+
+    from tests.library.test_formats import KOMGA, members_of
+    p = Pair(tmp_path)
+    shelf = p.lib_a / "Rar Shelf"
+    shelf.mkdir()
+    shutil.copy(KOMGA / "rar4.rar", shelf / "Rar Shelf c001.cbr")
+    shutil.copy(KOMGA / "rar5-solid.rar", shelf / "Rar Shelf c002.cbr")
+    p.start()
+    try:
+        p.pair()
+        p.on_a("peer", "share", "beta", "Rar Shelf")
+        p.start_scraper()
+        code, out = p.on_b("peer", "pull", "alpha", "Rar Shelf")
+        assert code == 0, out
+        assert [j["state"] for j in p.wait_idle()] == ["done", "done"]
+        for n, source in ((1, "rar4.rar"), (2, "rar5-solid.rar")):
+            got = images(p.lib_b / "Rar Shelf" / f"Rar Shelf c00{n}")
+            assert got == members_of(KOMGA / source) and len(got) == 3
+    finally:
+        p.stop()
