@@ -47,15 +47,17 @@ def _page(version, page):
 def _neighbour(manga, chapter):
     if chapter is None:
         return None
-    return {"id": chapter.id, "title": chapter.title, "url": lookup.read_url(manga.name, chapter)}
+    return {"id": chapter.id, "title": chapter.title, "label": lookup.chapter_label(chapter),
+            "url": lookup.read_url(manga.name, chapter)}
 
 
 def _books(manga, done):
-    """The chapter picker: the runs of the reading order (Manga.runs(); book "0" may come more than once)."""
+    """The chapter picker: the runs of the reading order (Manga.runs(); book "0" may come more than once).
+    Labels come from reader/lookup.py, as on the manga page: a chapter of an extras book is an Extra."""
     return [{
-        "key": book.key, "title": book.title, "extra": bool(book.extra),
-        "chapters": [{"id": c.id, "key": c.key, "title": c.title, "read": c.id in done,
-                      "url": lookup.read_url(manga.name, c)} for c in chapters],
+        "key": book.key, "title": book.title, "extra": bool(book.extra), "heading": lookup.book_heading(book),
+        "chapters": [{"id": c.id, "key": c.key, "title": c.title, "label": lookup.chapter_label(c),
+                      "read": c.id in done, "url": lookup.read_url(manga.name, c)} for c in chapters],
     } for book, chapters in manga.runs()]
 
 

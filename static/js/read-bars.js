@@ -17,20 +17,10 @@
   let scrollBase = 0;
   let hintTimer = 0;
 
-  /** "Ch. 2.5 · Interlude", "Extra 1 · Summer Sketches" */
-  function chapterLabel(key, title) {
-    const name = key.charAt(0) === "x" ? "Extra " + key.slice(1) : "Ch. " + key;
-    return title ? name + " · " + title : name;
-  }
-
-  function keyOf(id) {
-    return id.slice(id.indexOf("/") + 1);
-  }
-
-  function bookLabel(book) {
-    if (book.key === "0") return "";
-    const name = book.key.charAt(0) === "x" ? "Extras " + book.key.slice(1) : "Book " + book.key;
-    return book.title ? name + " · " + book.title : name;
+  /** "Ch. 2.5 · Interlude", "Extra 1 · Summer Sketches": the label is the server's (reader/lookup.py),
+   * the same as on the manga page. */
+  function chapterLabel(chapter) {
+    return chapter.title ? chapter.label + " · " + chapter.title : chapter.label;
   }
 
   function currentUrl() {
@@ -46,8 +36,8 @@
   function chapterOptions() {
     const groups = R.data.books.map((book) => {
       const options = book.chapters.map((c) => h("option", { value: c.url, selected: c.id === R.data.chapter.id },
-        (c.read ? "✓ " : "\u2003") + chapterLabel(c.key || keyOf(c.id), c.title)));
-      const label = bookLabel(book);
+        (c.read ? "✓ " : "\u2003") + chapterLabel(c)));
+      const label = book.heading || "";
       return label ? h("optgroup", { label }, options) : options;
     });
     return groups.concat(h("optgroup", { label: "Mark chapters" }, MARKS.map(([value, text]) => h("option", { value }, text))));
@@ -93,7 +83,7 @@
   /** ‹ or ›: a link to the neighbour chapter, or a dimmed placeholder keeping the bar's layout. */
   function chapterLink(target, label, className) {
     if (!target) return h("span", { className: className + " rd-disabled", "aria-hidden": "true" }, label);
-    const name = chapterLabel(keyOf(target.id), target.title);
+    const name = chapterLabel(target);
     return h("a", { className: "button " + className, href: ROOT + target.url, title: name,
       "aria-label": (className === "rd-prev" ? "Previous: " : "Next: ") + name }, label);
   }
@@ -135,11 +125,11 @@
 
   function endCard() {
     const d = R.data;
-    const here = chapterLabel(d.chapter.key, d.chapter.title);
+    const here = chapterLabel(d.chapter);
     return h("section", { className: "rd-end" },
       h("p", { className: "rd-end-done" }, "End of " + here),
       d.next ? h("a", { className: "button primary rd-end-next", href: ROOT + d.next.url },
-        "Next: " + chapterLabel(keyOf(d.next.id), d.next.title))
+        "Next: " + chapterLabel(d.next))
         : h("p", { className: "muted" }, "This is the last chapter for now."),
       h("a", { className: "rd-end-back", href: ROOT + d.manga_url }, "Back to " + d.manga.title));
   }

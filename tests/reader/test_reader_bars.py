@@ -76,7 +76,7 @@ def test_it_offers_every_chapter_grouped_by_book_with_read_marks(srv, desktop, r
         ["Book 1 · Spring",
          ["✓ Ch. 1 · Seeds", "\u2003Ch. 2 · Roots", "\u2003Ch. 2.5 · Interlude", "\u2003Ch. 3 · Branches"]],
         ["Book 2 · Summer", ["\u2003Ch. 4 · Leaves", "\u2003Ch. 5 · Blossoms", "\u2003Extra 1 · Summer Sketches"]],
-        ["Extras 1 · Side Stories", ["\u2003Ch. 1 · Omake"]],
+        ["Extras 1 · Side Stories", ["\u2003Extra 1 · Omake"]],  # as on the manga page, not "Ch. 1"
         ["Mark chapters", ["Mark previous chapters read", "Mark all read", "Mark all unread"]],
     ]
     selected = reader.page.eval_on_selector(".rd-chapters", "s => s.selectedOptions[0].textContent")
@@ -86,6 +86,10 @@ def test_it_offers_every_chapter_grouped_by_book_with_read_marks(srv, desktop, r
         reader.page.select_option(".rd-chapters", "read/Moon%20Garden/2/x1/")
     reader.wait("window.mcReader && mcReader.boxes.length > 0")
     assert reader.page.url.endswith("/read/Moon%20Garden/2/x1/")
+    manga = reader.client.get("/manga/Moon%20Garden/")[2].decode()
+    assert '/read/Moon%20Garden/x1/1/"><span class="label">Extra 1</span> <span class="ctitle">Omake' in manga
+    omake = reader.page.eval_on_selector("optgroup[label^='Extras 1'] option", "o => o.textContent.trim()")
+    assert omake == "Extra 1 · Omake"
 
 
 def test_it_lists_webtoon_chapters_without_a_book_heading(srv, phone, reader_on):

@@ -34,7 +34,7 @@ def test_it_builds_the_payload_of_a_chapter(srv):
                                 "w": 900, "h": 1350, "t": ["cover"], "r": 0}
     assert data["pages"][5]["w"] == 1800  # the spread 006-007
     assert data["prev"] is None
-    assert data["next"] == {"id": "1/2", "title": "Roots", "url": "read/Moon%20Garden/1/2/"}
+    assert data["next"] == {"id": "1/2", "title": "Roots", "label": "Ch. 2", "url": "read/Moon%20Garden/1/2/"}
     assert data["progress"] is None and data["start"] == 0
     assert data["manga_url"] == "manga/Moon%20Garden/"
     assert data["settings"]["zoom"] == {"flow": 1, "page": 1, "book": 1, "strip": 1}
@@ -42,8 +42,10 @@ def test_it_builds_the_payload_of_a_chapter(srv):
     assert [b["key"] for b in books] == ["1", "2", "x1"]
     assert books[2]["extra"] is True and books[0]["title"] == "Spring"
     assert [c["id"] for c in books[0]["chapters"]] == ["1/1", "1/2", "1/2.5", "1/3"]
-    assert books[0]["chapters"][2] == {"id": "1/2.5", "key": "2.5", "title": "Interlude", "read": False,
-                                      "url": "read/Moon%20Garden/1/2.5/"}
+    assert books[0]["chapters"][2] == {"id": "1/2.5", "key": "2.5", "title": "Interlude", "label": "Ch. 2.5",
+                                      "read": False, "url": "read/Moon%20Garden/1/2.5/"}
+    # The labels are the manga page's: a chapter of an extras book is an Extra, whatever its key.
+    assert (books[2]["heading"], books[2]["chapters"][0]["label"]) == ("Extras 1 · Side Stories", "Extra 1")
 
 
 def test_it_shows_the_top_ranked_version_unless_one_is_named(srv):
