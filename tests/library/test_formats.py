@@ -357,3 +357,53 @@ def test_the_komga_api_gives_each_book_its_archive_media_type(served):
     assert media["Komga Formats c004.cb7"] == "application/x-7z-compressed"
     assert media["Made Here c002.cbt"] == "application/x-tar"
     assert {b["media"]["pagesCount"] for b in page["content"] if b["name"] == "Komga Formats c003.cbr"} == {3}
+
+
+def test_a_pdf_with_javascript_and_links_is_drawn_without_running_them_and_an_encrypted_one_is_reported(tmp_path):
+    import http.server
+    import threading
+
+    import pypdf
+    from pypdf.actions import JavaScript
+    from pypdf.annotations import Link
+
+    asked = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            asked.append(self.path)
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    listener = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=listener.serve_forever, daemon=True).start()
+    here = f"http://127.0.0.1:{listener.server_address[1]}"
+    lib = tmp_path / "library" / "Tricks"
+    lib.mkdir(parents=True)
+    plain = tmp_path / "plain.pdf"
+    Image.new("P", (300, 400), 7).save(plain)  # a Flate image: the page is drawn, not passed through
+    writer = pypdf.PdfWriter(clone_from=str(plain))
+    writer.add_open_action(JavaScript(f'app.launchURL("{here}/js", true); this.submitForm("{here}/form");'))
+    writer.add_annotation(0, Link(rect=(0, 0, 300, 400), url=f"{here}/link"))
+    writer.write(lib / "Tricks v01.pdf")
+    locked = pypdf.PdfWriter(clone_from=str(plain))
+    locked.encrypt("a password", algorithm="AES-128")
+    locked.write(lib / "Tricks v02.pdf")
+    try:
+        held = pypdf.PdfReader(lib / "Tricks v01.pdf")  # a script to run at opening, a link to follow
+        script = held.trailer["/Root"]["/Names"]["/JavaScript"]["/Names"][1].get_object()["/JS"]
+        assert "app.launchURL" in script and held.pages[0]["/Annots"][0].get_object()["/A"]["/URI"] == f"{here}/link"
+        idx, report = Scan(tmp_path / "library", None, "full").run()
+        assert report["error"] is None
+        (book,) = idx.get("Tricks").books
+        assert book.chapters[0].versions[0].files() == ["0001.jpg"]
+        drawn = pdfread.page_jpeg(str(lib / "Tricks v01.pdf"), "0001.jpg")
+        assert jpeg_size(drawn)[0] == 1600
+        assert asked == []  # drawing is synchronous: a script or a link that ran would have called by now
+        warned = {path: message for kind, path, message in idx.all_warnings() if kind == "unreadable-archive"}
+        assert "encrypted" in warned["Tricks/Tricks v02.pdf"]
+    finally:
+        listener.shutdown()
