@@ -1,6 +1,9 @@
 """The settings area: deep links, back/forward, the admin workspace and its user screen."""
 import re
 
+import pytest
+
+from bench.server import ROOT
 from tests.conftest import PASSWORD
 
 
@@ -86,3 +89,35 @@ def test_it_scans_from_the_library_screen_and_lists_the_report(server, admin, de
     assert newest.locator("h3").inner_text() == "Full scan"
     newest.locator("summary").click()
     assert "Bad Meta" in newest.locator(".warnings").inner_text()
+
+
+ROW_GAPS = """() => [...document.querySelectorAll('form.narrow-form label.check')].map((label) => {
+  const range = document.createRange();
+  range.selectNodeContents(label);
+  const text = [...range.getClientRects()].filter((r) => r.width > 20);  // the text's lines, not the box
+  return {top: Math.min(...text.map((r) => r.top)), bottom: Math.max(...text.map((r) => r.bottom)),
+          height: label.getBoundingClientRect().height};
+})"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_its_reading_rows_are_evenly_spaced_and_each_a_tap_high(server, admin, size, request):
+    """One-line rows stood 23 px apart and two-line rows touched (0 px), at 1280 px and on a phone."""
+    page = _signed_in(request.getfixturevalue(size), server, admin)
+    page.goto(server.url + "/settings/user/reading/")
+    rows = page.evaluate(ROW_GAPS)
+    assert len(rows) >= 5
+    gaps = [round(b["top"] - a["bottom"]) for a, b in zip(rows, rows[1:])]
+    assert max(gaps) - min(gaps) <= 5 and min(gaps) >= 12, gaps
+    assert all(row["height"] >= 44 for row in rows)
+
+
+def test_its_zoom_line_names_only_the_readers_modes(server, admin):
+    """Settings listed a "Strip" zoom, a mode the reader has no button for (it is Flow in a webtoon)."""
+    labels = re.findall(r'label: "(\w+)"', (ROOT / "static" / "js" / "read-modes.js").read_text())
+    assert labels == ["Flow", "Page", "Book"]
+    html = admin.get("/settings/user/reading/")[2].decode()
+    items = re.findall(r'<span class="nowrap">([^<]*) \d+ %</span>', html.split('class="muted zoom-levels"')[1])
+    assert items == ["Flow", "Flow in webtoons", "Page", "Book"]
+    assert all(item.split()[0] in labels for item in items)
