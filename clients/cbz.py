@@ -1,113 +1,205 @@
 """Chapters and books as CBZ files for offline reading in other apps: a ZIP of the page images
-(stored, not compressed: they are compressed already) with a ComicInfo.xml, streamed while it
-is written, so nothing is copied to disk and memory holds one chunk at a time.
+(stored, not compressed: they are compressed already) with a ComicInfo.xml first, made while it is
+sent (clients/zipstream.py), so nothing is copied to disk and memory holds one chunk at a time.
+
+The same pages give the same bytes, so the answer has a Content-Length, an ETag (from the pages'
+names, lengths and files), and answers a `Range` (206, or 416 when it lies past the end; `If-Range`
+with another ETag gets the whole archive): a download that stopped resumes where it was.
 
 Every page goes through /lib/'s path check (library/files.py: inside LIBRARY, an image name) and
-is opened without following a last-moment link; a page that cannot be read is left out.
+is opened without following a last-moment link; a page that cannot be read is left out, with a
+warning in the log. A page that changes while the archive is sent ends the answer short (its
+length no longer fits the one announced), with a warning: the app sees a broken download.
 """
-import time
-import zipfile
+import functools
+import hashlib
+import logging
+import os
+import re
 from urllib.parse import quote
 from xml.sax.saxutils import escape
 
-from django.http import StreamingHttpResponse
+from django.conf import settings
+from django.http import HttpResponse, HttpResponseNotModified, StreamingHttpResponse
 
 from catalog import overrides
-from library import files
+from library import files, libarch
 from reader import lookup
+
+from . import zipstream
+
+log = logging.getLogger(__name__)
 
 CHUNK = 256 * 1024
 MANGA_FLAG = {"rtl": "YesAndRightToLeft", "ltr": "No", "ttb": "No"}
+# ComicInfo v2.0's elements that are written, in the order of the schema's sequence.
+ORDER = ("Title", "Series", "Number", "Volume", "Summary", "Writer", "Penciller", "Genre", "PageCount", "LanguageISO",
+         "Format", "Manga")
+NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")  # no XML 1.0 character
 
 
-class _Sink:
-    """A write-only, unseekable file for ZipFile: it keeps what was written until taken."""
-
-    def __init__(self):
-        self.parts, self.size = [], 0
-
-    def write(self, data):
-        self.parts.append(bytes(data))
-        self.size += len(data)
-        return len(data)
-
-    def tell(self):
-        return self.size
-
-    def flush(self):
-        pass
-
-    def take(self):
-        data = b"".join(self.parts)
-        self.parts = []
-        return data
-
-
-def comic_info(*, series, number, title, direction, pages, summary="", writer=""):
-    fields = [("Title", title), ("Series", series), ("Number", number), ("Summary", summary), ("Writer", writer),
-              ("PageCount", str(pages)), ("Manga", MANGA_FLAG.get(direction, "Unknown"))]
-    if direction == "ttb":
-        fields.append(("Format", "Webtoon"))
-    body = "".join(f"  <{k}>{escape(str(v))}</{k}>\n" for k, v in fields if v not in ("", None))
+def comic_info(**fields):
+    """ComicInfo.xml (v2.0 schema) with the fields of ORDER given and not empty."""
+    unknown = set(fields) - set(ORDER)
+    assert not unknown, f"not ComicInfo elements: {unknown}"
+    body = "".join(f"  <{k}>{escape(NOT_XML.sub('', str(fields[k])))}</{k}>\n" for k in ORDER
+                   if fields.get(k) not in ("", None))
     return ('<?xml version="1.0" encoding="utf-8"?>\n<ComicInfo xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
             'xmlns:xsd="http://www.w3.org/2001/XMLSchema">\n' + body + "</ComicInfo>\n").encode()
 
 
-def stream(entries, info):
-    """Yield the ZIP's bytes: ComicInfo.xml, then each (name in the archive, path in LIBRARY)."""
-    sink = _Sink()
-    stamp = time.gmtime()[:6]
-    with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_STORED) as archive:
-        archive.writestr(zipfile.ZipInfo("ComicInfo.xml", stamp), info)
-        yield sink.take()
-        for name, rel in entries:
-            source = files.open_page(rel)  # a file in a folder or a member of an archive
-            if source is None:
-                continue
-            with source, archive.open(zipfile.ZipInfo(name, stamp), "w", force_zip64=True) as target:
-                for chunk in source.chunks(CHUNK):
-                    target.write(chunk)
-                    yield sink.take()
-            yield sink.take()
-    yield sink.take()
+def _page_chunks(rel):
+    page = files.open_page(rel)
+    if page is None:
+        raise zipstream.Mismatch(f"{rel} can no longer be read")
+    with page:
+        yield from page.chunks(CHUNK)
+
+
+def plan(entries, info):
+    """(archive, ETag) of ComicInfo.xml then each (name in the archive, path in LIBRARY) that can be read."""
+    members = [zipstream.Member("ComicInfo.xml", len(info), lambda: [info])]
+    identity = hashlib.sha256(info)
+    for name, rel in entries:
+        page = files.open_page(rel)
+        if page is None:
+            log.warning("left out of a CBZ download: the page %s cannot be read", rel)
+            continue
+        with page:
+            length = page.length
+        identity.update(f"\0{name}\0{length}\0{files.page_stamp(rel)}".encode("utf-8", "surrogateescape"))
+        members.append(zipstream.Member(name, length, functools.partial(_page_chunks, rel)))
+    etag = f'"{identity.hexdigest()[:32]}"'
+    return zipstream.Archive(members, etag), etag
+
+
+def _range(header, length):
+    """(start, end) of one `bytes=` range; None to send everything (no Range, another unit, several
+    ranges); False when it cannot be satisfied."""
+    match = re.fullmatch(r"\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*", header or "")
+    if not match or match.groups() == ("", ""):
+        return None
+    first, last = match.groups()
+    if not first:
+        suffix = int(last)
+        return (max(length - suffix, 0), length) if suffix and length else False
+    start = int(first)
+    if start >= length or (last and int(last) < start):
+        return False
+    return start, min(int(last) + 1, length) if last else length
+
+
+def _response(request, filename, archive, etag):
+    headers = {"ETag": etag, "Accept-Ranges": "bytes", "Cache-Control": "private, no-store"}
+    if etag in {t.strip().removeprefix("W/") for t in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")}:
+        response = HttpResponseNotModified()
+        for name, value in headers.items():
+            response[name] = value
+        return response
+    wanted = _range(request.META.get("HTTP_RANGE"), archive.length)
+    if_range = request.META.get("HTTP_IF_RANGE")
+    if if_range is not None and if_range.strip() != etag:
+        wanted = None  # the archive changed since the part the app holds: all of it again
+    if wanted is False:
+        return HttpResponse(f"the range {request.META['HTTP_RANGE']} is not within the {archive.length} bytes",
+                            status=416, content_type="text/plain; charset=utf-8",
+                            headers={**headers, "Content-Range": f"bytes */{archive.length}"})
+    start, end = wanted or (0, archive.length)
+    response = StreamingHttpResponse(_sent(archive, start, end, filename), status=206 if wanted else 200,
+                                     content_type="application/vnd.comicbook+zip", headers=headers)
+    response["Content-Length"] = str(end - start)
+    if wanted:
+        response["Content-Range"] = f"bytes {start}-{end - 1}/{archive.length}"
+    ascii_name = filename.encode("ascii", "replace").decode().replace('"', "'")
+    response["Content-Disposition"] = f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(filename)}"
+    return response
+
+
+def _sent(archive, start, end, filename):
+    try:
+        yield from archive.chunks(start, end)
+    except (OSError, ValueError) as e:
+        log.warning("a CBZ download of %s ended short: %s", filename, e)
+        raise
 
 
 def _entries(version, folder=""):
     return [(f"{folder}{page.file}", f"{version.path}/{page.file}") for page in version.pages()]
 
 
-def _response(filename, entries, info):
-    response = StreamingHttpResponse(stream(entries, info), content_type="application/vnd.comicbook+zip")
-    ascii_name = filename.encode("ascii", "replace").decode().replace('"', "'")
-    response["Content-Disposition"] = f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(filename)}"
-    response["Cache-Control"] = "private, no-store"
-    return response
+def _people(manga, key):
+    found = manga.meta.get(key) if isinstance(manga.meta, dict) else None
+    return ", ".join(a for a in found if isinstance(a, str)) if isinstance(found, list) else ""
 
 
-def _writer(manga):
-    authors = manga.meta.get("authors") if isinstance(manga.meta, dict) else None
-    return ", ".join(a for a in authors if isinstance(a, str)) if isinstance(authors, list) else ""
+def _series_fields(manga):
+    meta = manga.meta if isinstance(manga.meta, dict) else {}
+    genres = meta.get("genres")
+    return {"Series": manga.title, "Summary": str(meta.get("description") or ""), "Writer": _people(manga, "authors"),
+            "Penciller": _people(manga, "artists"),
+            "Genre": ", ".join(g for g in genres if isinstance(g, str)) if isinstance(genres, list) else "",
+            "LanguageISO": meta.get("language") if isinstance(meta.get("language"), str) else ""}
 
 
-def chapter_response(manga, chapter, version):
+def _volume(book_key):
+    """ComicInfo's Volume (an integer): the book's number when it is a whole one."""
+    return int(book_key) if book_key.isdigit() and book_key != "0" else None
+
+
+def _format(direction):
+    return {"Manga": MANGA_FLAG.get(direction, "Unknown"), "Format": "Webtoon" if direction == "ttb" else ""}
+
+
+def _chapter_parts(manga, chapter, version):
     label = lookup.chapter_label(chapter)
-    info = comic_info(series=manga.title, number=chapter.key if chapter.book == "0" else chapter.id,
-                      title=chapter.title or label, direction=overrides.version_direction(manga, version),
-                      pages=version.page_count,
-                      summary=str(manga.meta.get("description") or ""), writer=_writer(manga))
-    return _response(f"{manga.title} - {label}.cbz", _entries(version), info)
+    info = comic_info(Title=chapter.title or label, Number=chapter.key, Volume=_volume(chapter.book),
+                      PageCount=version.page_count, **_series_fields(manga),
+                      **_format(overrides.version_direction(manga, version)))
+    return f"{manga.title} - {label}.cbz", _entries(version), info
 
 
-def book_response(manga, book, versions):
+def chapter_response(request, manga, chapter, version):
+    filename, entries, info = _chapter_parts(manga, chapter, version)
+    return _response(request, filename, *plan(entries, info))
+
+
+def book_response(request, manga, book, versions):
     """A whole book: each chapter's pages in a folder of its own, in reading order.
     `versions` is [(chapter, version)]."""
     entries = []
     for n, (chapter, version) in enumerate(versions, start=1):
         entries += _entries(version, f"{n:04d} {lookup.chapter_label(chapter)}/")
     heading = lookup.book_heading(book) or manga.title
-    pages = sum(v.page_count for _, v in versions)
     direction = (overrides.version_direction(manga, versions[0][1]) if versions
                  else overrides.manga_direction(manga)[0])
-    info = comic_info(series=manga.title, number=book.key, title=book.title or heading, direction=direction,
-                      pages=pages, summary=str(manga.meta.get("description") or ""), writer=_writer(manga))
-    return _response(f"{manga.title} - {heading}.cbz", entries, info)
+    info = comic_info(Title=book.title or heading, Number=book.key, Volume=_volume(book.key),
+                      PageCount=sum(v.page_count for _, v in versions), **_series_fields(manga), **_format(direction))
+    return _response(request, f"{manga.title} - {heading}.cbz", *plan(entries, info))
+
+
+def chapter_size(manga, chapter, version):
+    """The length of the chapter's CBZ download, for the apps' book lists. Exact for pages in
+    folders and CBZ/ZIP files, whose lengths are known without reading them; for a RAR, 7z, tar or
+    PDF file, whose pages are known only once unpacked or rendered, an estimate: the file's size
+    shared out among the pages the library holds in it."""
+    _, entries, info = _chapter_parts(manga, chapter, version)
+    if version.archive is not None and version.archive.rpartition(".")[2].casefold() in (*libarch.FORMATS, "pdf"):
+        share = _share(manga, version.archive)
+        members = [zipstream.Member(name, share, list) for name, _ in entries]
+    else:
+        members = []
+        for name, rel in entries:
+            page = files.open_page(rel)
+            if page is not None:
+                with page:
+                    members.append(zipstream.Member(name, page.length, list))
+    return zipstream.Archive([zipstream.Member("ComicInfo.xml", len(info), list), *members], None).length
+
+
+def _share(manga, archive):
+    pages = sum(v.page_count for c in manga.chapters() for v in c.versions if v.archive == archive)
+    try:
+        size = os.stat(os.path.join(settings.LIBRARY, *archive.split("/"))).st_size
+    except (OSError, TypeError):
+        return 0
+    return size // pages if pages else 0

@@ -29,7 +29,7 @@ def chapter(request, manga, book, chapter):
     user = request.account["name"]
     found = _manga(user, manga)
     ch = lookup.chapter_or_404(found, f"{book}/{chapter}")
-    return cbz.chapter_response(found, ch, _version(user, found, ch))
+    return cbz.chapter_response(request, found, ch, _version(user, found, ch))
 
 
 @page()
@@ -40,4 +40,4 @@ def book(request, manga, book):
     bk = found.book(book)
     if bk is None:
         raise NotFound(f"{found.title} has no book {book}")
-    return cbz.book_response(found, bk, [(c, _version(user, found, c)) for c in bk.chapters])
+    return cbz.book_response(request, found, bk, [(c, _version(user, found, c)) for c in bk.chapters])

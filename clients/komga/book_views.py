@@ -281,5 +281,5 @@ def book_file(request, bid):
     if not serverprefs.downloads_allowed():
         raise NotFound("downloads are turned off on this server")
     manga, chapter, version = _version(request, bid)
-    return cbz.chapter_response(manga, chapter, version)
+    return cbz.chapter_response(request, manga, chapter, version)
 

@@ -9,6 +9,7 @@ from library.model import stamp_ms
 from reader import lookup
 from shelf import manga_detail
 
+from .. import cbz
 from . import ids, numbering, state
 
 STATUS = {"ongoing": "ONGOING", "completed": "ENDED", "ended": "ENDED", "finished": "ENDED", "hiatus": "HIATUS",
@@ -171,6 +172,16 @@ def chapter_release(chapter):
     return min((d for d in map(_published, chapter.versions) if d), default=None)
 
 
+def _size(n):
+    """sizeBytes, and size as Komga writes it (binary units, one decimal at most: "1.5 MiB")."""
+    value, unit = float(n), "B"
+    for bigger in ("KiB", "MiB", "GiB", "TiB"):
+        if value < 1024:
+            break
+        value, unit = value / 1024, bigger
+    return {"sizeBytes": n, "size": f"{value:,.1f}".removesuffix(".0") + f" {unit}"}
+
+
 def _media_type(version):
     return ARCHIVE_TYPES.get((version.archive or "").rpartition(".")[2].casefold(), "application/zip")
 
@@ -183,7 +194,7 @@ def _book(manga, chapter, position, version):
         "seriesTitle": manga.title, "libraryId": ids.LIBRARY_ID,
         "name": version.name, "url": version.name, "number": position,
         "created": changed, "lastModified": changed, "fileLastModified": changed,
-        "sizeBytes": 0, "size": "0 B",
+        **_size(cbz.chapter_size(manga, chapter, version)),
         "media": {"status": "READY", "mediaType": _media_type(version), "pagesCount": version.page_count,
                   "comment": "", "epubDivinaCompatible": False, "epubIsKepub": False, "mediaProfile": "DIVINA"},
         "metadata": {

@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 import zipfile
 
 from django.http import StreamingHttpResponse
+from django.test import RequestFactory
 
 from clients import cbz
 from tests.support.forms import post_form
@@ -34,8 +35,8 @@ def test_a_chapter_downloads_in_the_version_the_user_reads_with_its_comicinfo(se
     assert 'filename="Moon Garden - Ch. 2.cbz"' in headers.get("Content-Disposition")
     found = archive(body)
     assert found.namelist() == ["ComicInfo.xml", "001 [cover].png", "002.png"]  # the top-ranked version
-    assert info(found) == {"Title": "Roots", "Series": "Moon Garden", "Number": "1/2", "Writer": "A. Writer",
-                           "PageCount": "2", "Manga": "YesAndRightToLeft"}
+    assert info(found) == {"Title": "Roots", "Series": "Moon Garden", "Number": "2", "Volume": "1",
+                           "Writer": "A. Writer", "PageCount": "2", "Manga": "YesAndRightToLeft"}
     assert all(i.compress_type == zipfile.ZIP_STORED for i in found.infolist())
     # Reading the other version makes it the one downloaded
     progress = {"m": "Moon Garden", "c": "1/2", "v": "c0002 Roots [Official]", "p": 0, "n": 2, "shift": []}
@@ -61,8 +62,9 @@ def test_the_archive_is_streamed_while_it_is_written(library_dir, settings):
 
     version = Version("c0001 Seeds", dir="Moon Garden/b01 Spring", files=["001.png", "002.png", "../../x.png"],
                       sizes=[(60, 90)] * 3, stamp=1)
-    response = cbz._response("x.cbz", cbz._entries(version), cbz.comic_info(
-        series="S", number="1", title="<T & U>", direction="ltr", pages=2))
+    planned, etag = cbz.plan(cbz._entries(version), cbz.comic_info(Series="S", Number="1", Title="<T & U>",
+                                                                 PageCount=2, Manga="No"))
+    response = cbz._response(RequestFactory().get("/"), "x.cbz", planned, etag)
     assert isinstance(response, StreamingHttpResponse)
     chunks = list(response.streaming_content)
     assert len(chunks) > 3 and max(len(c) for c in chunks) <= cbz.CHUNK + 1024

@@ -1,0 +1,124 @@
+"""CBZ downloads that can be resumed: the same bytes for the same pages, a Content-Length, byte
+ranges and an ETag; a ComicInfo.xml valid under the official ComicInfo v2.0 schema; the apps'
+sizeBytes equal to what the download sends."""
+import io
+import json
+import random
+import zipfile
+from pathlib import Path
+
+import pytest
+import xmlschema
+
+from clients import zipstream
+from tests.conftest import make_page
+from tests.support.pages import wait_for_library
+
+from .apps import basic
+
+XSD = xmlschema.XMLSchema(Path(__file__).parent / "fixtures" / "ComicInfo-v2.0.xsd")
+CHAPTER = "/download/Moon%20Garden/1/2/"
+
+
+@pytest.fixture
+def moon(request, library_dir):
+    """tiny_tree, Moon Garden with an artist, genres, a language, and a chapter title holding
+    characters XML cannot carry."""
+    folder = library_dir / "Moon Garden"
+    (folder / "manga.json").write_text(json.dumps({
+        "title": "Moon Garden", "direction": "rtl", "authors": ["A. Writer"], "artists": ["B. Artist"],
+        "genres": ["Fantasy", "Drama"], "language": "en", "description": "Roots & <leaves>"}))
+    (folder / "b01 Spring" / "c0002 Roots [MangaDex]" / "chapter.json").write_text(
+        json.dumps({"title": "Roots\u0001 & <more>"}))
+    request.getfixturevalue("server")
+    user = request.getfixturevalue("reader_user")
+    wait_for_library(user, 2)
+    return user
+
+
+def comic_info(body):
+    xml = zipfile.ZipFile(io.BytesIO(body)).read("ComicInfo.xml")
+    XSD.validate(xml.decode())  # raises, naming the element, when it is not valid
+    return xml
+
+
+def test_the_same_pages_give_the_same_bytes_with_their_length_and_an_etag(moon, library_dir):
+    status, headers, body = moon.get(CHAPTER)
+    assert status == 200 and headers["Content-Length"] == str(len(body)) and headers["Accept-Ranges"] == "bytes"
+    found = zipfile.ZipFile(io.BytesIO(body))
+    assert found.testzip() is None
+    assert {i.date_time for i in found.infolist()} == {(1980, 1, 1, 0, 0, 0)}  # no clock in the bytes
+    again = moon.get(CHAPTER)
+    assert again[2] == body and again[1]["ETag"] == headers["ETag"]
+    assert moon.get(CHAPTER, headers={"If-None-Match": headers["ETag"]})[0] == 304
+    make_page(library_dir / "Moon Garden" / "b01 Spring" / "c0002 Roots [MangaDex]" / "002.png", size=(70, 90))
+    changed = moon.get(CHAPTER)
+    assert changed[1]["ETag"] != headers["ETag"] and changed[1]["Content-Length"] == str(len(changed[2]))
+
+
+def test_a_download_resumes_from_any_byte_and_bad_ranges_are_416(moon):
+    _, headers, body = moon.get(CHAPTER)
+    etag, length = headers["ETag"], len(body)
+    for first, last in [(0, 0), (1, 99), (length // 2, None), (length - 1, None), (40, length + 500)]:
+        spec = f"bytes={first}-{'' if last is None else last}"
+        status, got, part = moon.get(CHAPTER, headers={"Range": spec, "If-Range": etag})
+        end = min(length, (last if last is not None else length) + (1 if last is not None else 0))
+        assert status == 206 and part == body[first:end], spec
+        assert got["Content-Range"] == f"bytes {first}-{end - 1}/{length}"
+        assert got["Content-Length"] == str(end - first)
+    assert moon.get(CHAPTER, headers={"Range": "bytes=-100"})[2] == body[-100:]
+    for bad in (f"bytes={length}-", "bytes=9-3", "bytes=-0"):
+        status, got, message = moon.get(CHAPTER, headers={"Range": bad})
+        assert status == 416 and got["Content-Range"] == f"bytes */{length}" and b"not within" in message, bad
+    # Another archive than the part the app holds: all of it again
+    assert moon.get(CHAPTER, headers={"Range": "bytes=10-", "If-Range": '"other"'})[:3:2] == (200, body)
+
+
+def test_the_comicinfo_of_a_chapter_and_of_a_book_is_valid_comicinfo_2(moon):
+    xml = comic_info(moon.get(CHAPTER)[2]).decode()
+    assert "<Number>2</Number>\n  <Volume>1</Volume>" in xml  # not 1/2
+    assert "<Title>Roots &amp; &lt;more&gt;</Title>" in xml
+    assert "<Penciller>B. Artist</Penciller>\n  <Genre>Fantasy, Drama</Genre>" in xml
+    assert "<LanguageISO>en</LanguageISO>\n  <Manga>YesAndRightToLeft</Manga>" in xml
+    book = comic_info(moon.get("/download/Moon%20Garden/1/")[2]).decode()
+    assert "<Number>1</Number>\n  <Volume>1</Volume>" in book and "<PageCount>4</PageCount>" in book
+    webtoon = comic_info(moon.get("/download/Long%20Scroll/0/1/")[2]).decode()
+    assert "<Volume>" not in webtoon and "<Format>Webtoon</Format>\n  <Manga>No</Manga>" in webtoon
+
+
+def test_the_apps_see_the_size_the_download_sends(moon, server):
+    app = server.client()
+    auth = {"Authorization": basic("reader")}
+    books = app.get("/komga/api/v1/books?unpaged=true", headers=auth)[2]["content"]
+    assert len(books) == 3
+    for book in books:
+        status, headers, body = app.get(f"/komga/api/v1/books/{book['id']}/file", headers=auth)
+        assert status == 200 and book["sizeBytes"] == int(headers["Content-Length"]) == len(body) > 0
+        assert book["size"] == f"{len(body) / 1024:.1f}".removesuffix(".0") + " KiB"
+
+
+def test_the_layout_is_exact_with_zip64_records_and_any_range(monkeypatch):
+    monkeypatch.setattr(zipstream, "OFFSET_LIMIT", 200)  # ZIP64 offsets and end record without writing 4 GiB
+    monkeypatch.setattr(zipstream, "COUNT_LIMIT", 3)
+    rng = random.Random(7)
+    data = {"ComicInfo.xml": b"<ComicInfo/>", "0001 Ch. 1/001.png": rng.randbytes(150), "empty.png": b"",
+            "日本/002.png": rng.randbytes(300)}
+
+    def archive(key):
+        return zipstream.Archive([zipstream.Member(n, len(d), lambda d=d: [d[i:i + 64] for i in range(0, len(d), 64)])
+                                  for n, d in data.items()], key)
+
+    whole = b"".join(archive("a").chunks())
+    assert len(whole) == archive("a").length
+    found = zipfile.ZipFile(io.BytesIO(whole))
+    assert found.testzip() is None and {n: found.read(n) for n in found.namelist()} == data
+    for _ in range(100):
+        start = rng.randrange(len(whole))
+        end = rng.randrange(start, len(whole) + 1)
+        assert b"".join(archive(f"fresh{start}-{end}").chunks(start, end)) == whole[start:end]
+
+
+def test_a_page_that_changed_since_the_plan_ends_the_download():
+    short = zipstream.Archive([zipstream.Member("001.png", 10, lambda: [b"12345"])], None)
+    with pytest.raises(zipstream.Mismatch, match="5 bytes, not the 10"):
+        b"".join(short.chunks())
