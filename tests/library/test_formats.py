@@ -407,3 +407,44 @@ def test_a_pdf_with_javascript_and_links_is_drawn_without_running_them_and_an_en
         assert "encrypted" in warned["Tricks/Tricks v02.pdf"]
     finally:
         listener.shutdown()
+
+
+def test_without_libarchive_its_formats_are_reported_with_the_package_name_and_the_rest_reads(tmp_path):
+    import json
+    import os
+    import sys
+
+    # libarchive-c's own failure when Debian's libarchive13 is not installed: it cannot find the library
+    shadow = tmp_path / "shadow" / "libarchive"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise OSError('libarchive.so.13: cannot open shared object file')\n")
+    lib = tmp_path / "library"
+    shutil.copy(KOMGA / "rar4.rar", written(lib / "Mixed", {}) / "Mixed c001.cbr")
+    with zipfile.ZipFile(lib / "Mixed" / "Mixed c002.cbz", "w") as z:
+        for name, data in pages(2).items():
+            z.writestr(name, data)
+    script = ("import json, django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'mangacircus.settings');"
+              "django.setup(); from library.scan import Scan; import sys;"
+              "idx, report = Scan(sys.argv[1], None, 'full').run();"
+              "print(json.dumps([[k, p, m] for k, p, m in idx.all_warnings()]"
+              " + [[c.key for c in idx.get('Mixed').chapters()]]))")
+    env = {**os.environ, "PYTHONPATH": str(shadow.parent), "DATA": str(tmp_path / "data"), "SECRET_KEY": "x"}
+    done = subprocess.run([sys.executable, "-c", script, str(lib)], capture_output=True, text=True, env=env,
+                          cwd=Path(__file__).resolve().parents[2], timeout=60)
+    assert done.returncode == 0, done.stderr
+    *warnings, chapters = json.loads(done.stdout.strip().splitlines()[-1])
+    assert chapters == ["2"]
+    (message,) = [m for k, p, m in warnings if p == "Mixed/Mixed c001.cbr"]
+    assert "libarchive13" in message and "libarchive-c" in message
+
+
+@pytest.mark.parametrize("manga, cid", [("Komga Formats", "0/1"), ("Komga Formats", "0/4"), ("Made Here", "0/2"),
+                                        ("Pdf Shelf", "2/1"), ("Epub Shelf", "3/1")])
+def test_covers_and_page_thumbnails_are_made_from_each_format(served, manga, cid):
+    srv, user, _ = served
+    page = user.get(f"/api/chapter?m={quote(manga)}&c={quote(cid)}")[2]["pages"][0]
+    status, headers, body = user.get("/" + page["u"].replace("lib/", "lib-thumb/", 1))
+    assert status == 200 and headers["Content-Type"] == "image/webp", page["u"]
+    assert max(Image.open(io.BytesIO(body)).size) <= 270
+    status, headers, body = user.get(f"/thumb/{quote(manga)}")
+    assert status == 200 and headers["Content-Type"] == "image/webp" and Image.open(io.BytesIO(body)).size[0] > 0
