@@ -1,0 +1,62 @@
+"""Readium's r2-opds-js (the OPDS 1 to 2 converter Thorium uses) and opds-feed-parser, from the
+npm registry, for tests/reader/komga/test_opds_clients.py: installed into .venv/opds-clients/ on
+first use (set OPDS_CLIENTS_CACHE to move it), like axe-core (tests/support/axe.py), and run by
+node on tests/reader/komga/opds_clients.js.
+
+The versions are pinned. npm runs no install scripts (--ignore-scripts): r2-opds-js's only one
+removes a folder of TypeScript types with rimraf, which it does not install, so it would fail."""
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+PACKAGES = {"r2-opds-js": "1.0.47", "opds-feed-parser": "0.1.0"}
+ROOT = Path(__file__).resolve().parent.parent.parent
+CACHE = Path(os.environ.get("OPDS_CLIENTS_CACHE") or ROOT / ".venv" / "opds-clients")
+SCRIPT = ROOT / "tests" / "reader" / "komga" / "opds_clients.js"
+
+
+def install():
+    """The folder whose node_modules holds PACKAGES, installed with npm when it does not."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two test runs at once install them once
+        if _installed() != PACKAGES:
+            npm = shutil.which("npm")
+            if npm is None:
+                raise RuntimeError("npm is needed to fetch r2-opds-js and opds-feed-parser for the OPDS client tests: "
+                                   "apt-get install npm (scripts/test installs it)")
+            done = subprocess.run([npm, "install", "--prefix", str(CACHE), "--no-save", "--no-audit", "--no-fund",
+                                   "--no-package-lock", "--ignore-scripts",
+                                   *(f"{name}@{version}" for name, version in PACKAGES.items())],
+                                  capture_output=True, text=True, timeout=300)
+            if done.returncode != 0 or _installed() != PACKAGES:
+                raise RuntimeError(f"npm could not install {PACKAGES}:\n{done.stdout}\n{done.stderr}")
+    return CACHE
+
+
+def _installed():
+    found = {}
+    for name in PACKAGES:
+        try:
+            found[name] = json.loads((CACHE / "node_modules" / name / "package.json").read_text())["version"]
+        except (OSError, ValueError, KeyError):
+            return None
+    return found
+
+
+def parse(base_url, paths, headers):
+    """What both libraries make of each feed at `paths` on the server at `base_url` (loopback):
+    {path: {"status", "r2": …, "parser": …}} as opds_clients.js prints it."""
+    node = shutil.which("node")
+    if node is None:
+        raise RuntimeError("node is needed for the OPDS client tests: apt-get install nodejs "
+                           "(scripts/test installs it)")
+    request = json.dumps({"base": base_url, "paths": list(paths), "headers": headers})
+    done = subprocess.run([node, str(SCRIPT)], input=request, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NODE_PATH": str(install() / "node_modules")})
+    if done.returncode != 0:
+        raise RuntimeError(f"opds_clients.js failed:\n{done.stderr}")
+    return json.loads(done.stdout)
