@@ -105,7 +105,8 @@ def _response(request, filename, archive, etag):
                             status=416, content_type="text/plain; charset=utf-8",
                             headers={**headers, "Content-Range": f"bytes */{archive.length}"})
     start, end = wanted or (0, archive.length)
-    response = StreamingHttpResponse(_sent(archive, start, end, filename), status=206 if wanted else 200,
+    body = _sent(archive, start, end, filename) if request.method != "HEAD" else iter(())
+    response = StreamingHttpResponse(body, status=206 if wanted else 200,
                                      content_type="application/vnd.comicbook+zip", headers=headers)
     response["Content-Length"] = str(end - start)
     if wanted:

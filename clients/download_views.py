@@ -1,6 +1,6 @@
 """Downloads for offline reading: a chapter (in the version the user reads) or a whole book as
 CBZ (clients/cbz.py), when the admin allows downloads (Settings → Admin → Apps)."""
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from mangacircus.errors import NotFound
 from mangacircus.pages import page
@@ -24,7 +24,7 @@ def _version(user, manga, chapter):
 
 
 @page()
-@require_GET
+@require_safe
 def chapter(request, manga, book, chapter):
     user = request.account["name"]
     found = _manga(user, manga)
@@ -33,7 +33,7 @@ def chapter(request, manga, book, chapter):
 
 
 @page()
-@require_GET
+@require_safe
 def book(request, manga, book):
     user = request.account["name"]
     found = _manga(user, manga)

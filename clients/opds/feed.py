@@ -60,13 +60,22 @@ class Feed:
             if href:
                 link(self.root, rel, href, self.kind)
 
-    def entry(self, *, entry_id, title, updated, content=None, authors=()):
+    def entry(self, *, entry_id, title, updated, content=None, summary=None, authors=(), categories=(),
+              language=None):
+        """An entry. Give `authors` to publications only: an OPDS client (Readium's converter, so
+        Thorium) takes an entry with an author for a publication, whatever its links."""
         entry = _sub(self.root, "entry")
         _sub(entry, "title", title)
         _sub(entry, "id", entry_id)
         _sub(entry, "updated", updated)
         for name in authors:
             _sub(_sub(entry, "author"), "name", name)
+        for term in categories:
+            _sub(entry, "category", term=term, label=term)
+        if language:
+            _sub(entry, "language", language, ns=DCTERMS)
+        if summary:
+            _sub(entry, "summary", summary, type="text")
         if content:
             _sub(entry, "content", content, type="text")
         return entry

@@ -6,15 +6,16 @@ from urllib.parse import quote, urlencode
 
 from django.http import HttpResponse
 from django.urls import reverse
+from django.utils.encoding import escape_uri_path
 
-from mangacircus.errors import NotFound
+from mangacircus.errors import Invalid, NotFound
 from reader import progress, serverprefs, social
 from shelf import library as shelf
 
 from ..komga import book_views, dto, ids, state
 from ..komga.auth import app_view
 from ..komga.series_views import manga_or_404, series_thumbnail, visible_series
-from . import feed
+from . import feed, pages
 
 PER_PAGE = 50
 TITLE = "MangaCircus"
@@ -63,21 +64,28 @@ def _series_feed(request, feed_id, title, rows):
 
     def at(n):
         query = {k: v for k, v in request.GET.items() if k != "page"}
-        return f"{request.path}?{urlencode({**query, 'page': n})}"
+        return f"{escape_uri_path(request.path)}?{urlencode({**query, 'page': n})}"
 
     doc.paging(total=total, per_page=PER_PAGE, start_index=(page - 1) * PER_PAGE + 1, first=at(1), last=at(last),
                previous=at(page - 1) if page > 1 else None, next_=at(page + 1) if page < last else None)
     for manga, entries in rows[(page - 1) * PER_PAGE: page * PER_PAGE]:
         sid = ids.series_id(manga.name)
         total_ch, read, _ = dto.counts(manga, entries)
+        # A navigation entry: no author, or Readium's converter (Thorium) makes it a publication
         entry = doc.entry(entry_id=f"urn:mangacircus:series:{sid}", title=manga.title, updated=dto.dt(manga.updated),
-                          content=f"{total_ch} chapters, {read} read", authors=dto.strings(manga.meta, "authors"))
+                          summary=_summary(f"{total_ch} chapters, {read} read", manga),
+                          categories=dto.genres(manga), language=dto.text(manga.meta, "language"))
         feed.link(entry, "subsection", reverse("opds-manga", args=[sid]), feed.ACQUISITION)
         if manga.cover:
             cover = reverse("opds-thumbnail", args=[sid])
             feed.link(entry, feed.REL_IMAGE, cover, "image/webp")
             feed.link(entry, feed.REL_THUMBNAIL, cover, "image/webp")
     return _xml(doc.bytes(), feed.NAVIGATION)
+
+
+def _summary(counts, manga):
+    description = dto.text(manga.meta, "description")
+    return f"{counts}. {description}" if description else counts
 
 
 @app_view(cookies=False)
@@ -177,17 +185,23 @@ def manga(request, sid):
     downloads = serverprefs.downloads_allowed()
     doc = _new_feed(request, f"series:{sid}", found.title, feed.ACQUISITION, dto.dt(found.updated))
     feed.link(doc.root, "up", reverse("opds-series"), feed.NAVIGATION)
+    description, language = dto.text(found.meta, "description"), dto.text(found.meta, "language")
+    genres = dto.genres(found)
     for chapter in found.chapters():
         bid = ids.book_id(found.name, chapter.id)
         entry_state = entries.get(chapter.id)
         version = state.chosen_version(user, found, chapter, entry_state)
+        pages_line = f"{version.page_count} pages · {version.name}"
+        # the description first: Readium's converter (Thorium) takes the content for it
         entry = doc.entry(entry_id=f"urn:mangacircus:book:{bid}", title=dto.chapter_title(found, chapter),
                           updated=dto.dt(found.updated), authors=dto.strings(found.meta, "authors"),
-                          content=f"{version.page_count} pages · {version.name}")
+                          content="\n\n".join(filter(None, [description, pages_line])),
+                          categories=genres, language=language)
         if downloads:
             feed.link(entry, feed.REL_ACQUISITION, reverse("opds-file", args=[bid]), feed.CBZ)
+        kind, convert = pages.stream_type(version)
         stream = feed.link(entry, feed.REL_STREAM, reverse("opds-page", args=[bid, 0]).removesuffix("0")
-                           + "{pageNumber}?maxWidth={maxWidth}", "image/jpeg")
+                           + "{pageNumber}?maxWidth={maxWidth}" + ("&type=jpeg" if convert else ""), kind)
         stream.set(f"{{{feed.PSE}}}count", str(version.page_count))
         if entry_state:
             stream.set(f"{{{feed.PSE}}}lastRead", str(state.page_of(entry_state, version) - 1))
@@ -201,8 +215,21 @@ def manga(request, sid):
 
 @app_view(cookies=False)
 def page(request, bid, n):
-    """A streamed page: {pageNumber} counts from 0; maxWidth is accepted and the page sent as it is."""
-    return book_views.page_response(request, book_views._version(request, bid)[2], n)
+    """A streamed page: {pageNumber} counts from 0; maxWidth is accepted and the page sent at its size;
+    `type=jpeg` (what the link of a chapter of mixed image types asks for) sends it as a JPEG."""
+    wanted = request.GET.get("type")
+    if wanted not in (None, "", "jpeg"):
+        raise Invalid("type must be jpeg")
+    version = book_views._version(request, bid)[2]
+    if not wanted:
+        return book_views.page_response(request, version, n)
+    names = version.files()
+    if not 0 <= n < len(names):
+        raise Invalid("Page number does not exist")
+    response = pages.jpeg_response(request, f"{version.path}/{names[n]}")
+    if response is None:
+        raise NotFound("the page image cannot be read")
+    return response
 
 
 # The same views as /komga/'s, without the session cookies.

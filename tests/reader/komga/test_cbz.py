@@ -122,3 +122,14 @@ def test_a_page_that_changed_since_the_plan_ends_the_download():
     short = zipstream.Archive([zipstream.Member("001.png", 10, lambda: [b"12345"])], None)
     with pytest.raises(zipstream.Mismatch, match="5 bytes, not the 10"):
         b"".join(short.chunks())
+
+
+def test_the_served_app_sends_the_length_and_ranges_as_they_are(real_server, moon):
+    """Through gunicorn: the length is sent as it is (no chunked framing); a HEAD gets the headers alone."""
+    assert type(moon).__name__ == "Client"  # a socket to the served app, not the in-process client
+    status, headers, body = moon.get(CHAPTER)
+    assert status == 200 and headers.get("Transfer-Encoding") is None and int(headers["Content-Length"]) == len(body)
+    status, headers, part = moon.get(CHAPTER, headers={"Range": "bytes=100-"})
+    assert status == 206 and part == body[100:] and int(headers["Content-Length"]) == len(body) - 100
+    status, headers, empty = moon.request("HEAD", CHAPTER)
+    assert status == 200 and not empty and headers["Content-Length"] == str(len(body))
