@@ -42,7 +42,7 @@ def library_dir(library_dir):
     mixed = library_dir / MIXED
     mixed.mkdir()
     (mixed / "manga.json").write_text(
-        '{"authors": ["B. Writer"], "tags": ["A/B", "C#"], "genres": ["Mystery"], "language": "en",'
+        '{"authors": ["B. Writer"], "tags": ["A/B", "C#", "Why?"], "genres": ["Mystery"], "language": "en",'
         ' "description": "Three pages, three formats."}')
     make_page(mixed / "c0001" / "001.png")
     make_page(mixed / "c0001" / "002.webp", color=(10, 120, 200))
@@ -78,9 +78,10 @@ def test_it_lists_a_tag_holding_a_slash_and_opens_its_feed(opds):
     """Item 1: "By tag" answered 500 (NoReverseMatch) for a tag with "/"; its feed was a 404."""
     tags = opds.clients("/opds/tags")["/opds/tags"]
     found = navigation(tags["r2"])
-    assert sorted(found) == ["A/B", "C#"] and found["C#"] == "/opds/tags/C%23"
-    assert [e["title"] for e in tags["parser"]["entries"]] == ["A/B", "C#"]
-    for href in (found["A/B"], "/opds/tags/" + quote("A/B", safe="")):
+    assert sorted(found) == ["A/B", "C#", "Why?"]
+    assert found["C#"] == "/opds/tags/C%23" and found["Why?"] == "/opds/tags/Why%3F"
+    assert [e["title"] for e in tags["parser"]["entries"]] == ["A/B", "C#", "Why?"]
+    for href in (found["A/B"], "/opds/tags/" + quote("A/B", safe=""), found["Why?"]):
         feed = opds.clients(href)[href]["r2"]
         assert list(navigation(feed)) == [MIXED]
 
