@@ -24,6 +24,7 @@ from django.http import HttpResponse, HttpResponseNotModified, StreamingHttpResp
 
 from catalog import overrides
 from library import files, libarch
+from library.folders import inside
 from reader import lookup
 
 from . import zipstream
@@ -179,28 +180,64 @@ def book_response(request, manga, book, versions):
 
 
 def chapter_size(manga, chapter, version):
-    """The length of the chapter's CBZ download, for the apps' book lists. Exact for pages in
-    folders and CBZ/ZIP files, whose lengths are known without reading them; for a RAR, 7z, tar or
-    PDF file, whose pages are known only once unpacked or rendered, an estimate: the file's size
-    shared out among the pages the library holds in it."""
+    """The length of the chapter's CBZ download, for the apps' book lists, without reading a page:
+    exact for pages in folders, CBZ/ZIP files and non-solid RAR, 7z and tar files (their lengths
+    are in a directory or a header); for a solid archive or a PDF, whose pages are known only once
+    unpacked or rendered, an estimate: the file's size shared out among the pages the library holds
+    in it."""
     _, entries, info = _chapter_parts(manga, chapter, version)
-    if version.archive is not None and version.archive.rpartition(".")[2].casefold() in (*libarch.FORMATS, "pdf"):
-        share = _share(manga, version.archive)
-        members = [zipstream.Member(name, share, list) for name, _ in entries]
-    else:
-        members = []
-        for name, rel in entries:
+    members = [zipstream.Member("ComicInfo.xml", len(info), list)]
+    declared, share = _declared_lengths(version), None
+    for name, rel in entries:
+        if declared is None:
             page = files.open_page(rel)
-            if page is not None:
-                with page:
-                    members.append(zipstream.Member(name, page.length, list))
-    return zipstream.Archive([zipstream.Member("ComicInfo.xml", len(info), list), *members], None).length
+            if page is None:
+                continue
+            with page:
+                length = page.length
+        else:
+            length = declared.get(version.archive_member(name))
+            if length is None:
+                share = _share(manga, version.archive) if share is None else share
+                length = share
+        members.append(zipstream.Member(name, length, list))
+    return zipstream.Archive(members, None).length
+
+
+def _real_archive(archive):
+    root = os.path.realpath(settings.LIBRARY)
+    real = os.path.realpath(os.path.join(root, *archive.split("/")))
+    return real if inside(real, root) else None
+
+
+def _declared_lengths(version):
+    """None for pages that open_page() measures cheaply (folders, CBZ/ZIP); else {member: length}
+    from a non-solid RAR, 7z or tar file's headers, or {} when only an estimate can be had."""
+    ext = (version.archive or "").rpartition(".")[2].casefold()
+    if ext not in libarch.FORMATS and ext != "pdf":
+        return None
+    real = _real_archive(version.archive) if ext != "pdf" else None
+    try:
+        st = os.stat(real) if real else None
+        return dict(_listed(real, st.st_ino, st.st_size, st.st_mtime_ns)) if st else {}
+    except (OSError, libarch.Refused):
+        return {}
+
+
+@functools.lru_cache(maxsize=256)
+def _listed(real, ino, size, mtime_ns):
+    """(member, declared length) of a non-solid archive's pages; () for a solid one, whose headers
+    can be walked only by unpacking it."""
+    if libarch.is_solid(real):
+        return ()
+    return tuple((m.name, m.size) for m in libarch.listing(real, lambda name: 0)[0].members)
 
 
 def _share(manga, archive):
     pages = sum(v.page_count for c in manga.chapters() for v in c.versions if v.archive == archive)
+    real = _real_archive(archive)
     try:
-        size = os.stat(os.path.join(settings.LIBRARY, *archive.split("/"))).st_size
-    except (OSError, TypeError):
+        size = os.stat(real).st_size if real else 0
+    except OSError:
         return 0
     return size // pages if pages else 0

@@ -4,6 +4,7 @@ sizeBytes equal to what the download sends."""
 import io
 import json
 import random
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -133,3 +134,44 @@ def test_the_served_app_sends_the_length_and_ranges_as_they_are(real_server, moo
     assert status == 206 and part == body[100:] and int(headers["Content-Length"]) == len(body) - 100
     status, headers, empty = moon.request("HEAD", CHAPTER)
     assert status == 200 and not empty and headers["Content-Length"] == str(len(body))
+
+
+KOMGA_ARCHIVES = Path(__file__).parents[2] / "library" / "fixtures" / "komga"  # Komga's own (README there)
+
+
+@pytest.fixture
+def formats(request, library_dir):
+    """A manga whose chapters are a RAR4, a solid RAR5, a PDF, a CBZ of deflated pages and a (solid) 7z."""
+    folder = library_dir / "Formats"
+    folder.mkdir()
+    for n, name in enumerate(("rar4.rar", "rar5-solid.rar"), start=1):
+        shutil.copy(KOMGA_ARCHIVES / name, folder / f"Formats c{n:03d}.cbr")
+    shutil.copy(KOMGA_ARCHIVES / "komga.pdf", folder / "Formats c003.pdf")
+    shutil.copy(KOMGA_ARCHIVES / "7zip.7z", folder / "Formats c005.cb7")
+    with zipfile.ZipFile(folder / "Formats c004.cbz", "w", zipfile.ZIP_DEFLATED) as deflated:
+        for n in (1, 2):
+            deflated.write(make_page(library_dir.parent / "pages" / f"{n:03d}.png", size=(64, 96)), f"{n:03d}.png")
+    request.getfixturevalue("server")
+    user = request.getfixturevalue("reader_user")
+    wait_for_library(user, 3)
+    return user
+
+
+def test_chapters_in_rar_pdf_and_deflated_cbz_download_with_their_exact_length(formats, server):
+    app = server.client()
+    auth = {"Authorization": basic("reader")}
+    books = app.get("/komga/api/v1/books?unpaged=true&search=formats", headers=auth)[2]["content"]
+    names = ["Formats c001.cbr", "Formats c002.cbr", "Formats c003.pdf", "Formats c004.cbz", "Formats c005.cb7"]
+    assert sorted(b["name"] for b in books) == names
+    for book in books:
+        status, headers, body = app.get(f"/komga/api/v1/books/{book['id']}/file", headers=auth)
+        assert status == 200 and int(headers["Content-Length"]) == len(body), book["name"]
+        found = zipfile.ZipFile(io.BytesIO(body))
+        assert found.testzip() is None and len(found.namelist()) == 1 + book["media"]["pagesCount"]
+        comic_info(body)
+        resumed = app.get(f"/komga/api/v1/books/{book['id']}/file", headers={**auth, "Range": "bytes=200-"})
+        assert resumed[0] == 206 and resumed[2] == body[200:], book["name"]
+        if book["name"] in ("Formats c002.cbr", "Formats c003.pdf", "Formats c005.cb7"):
+            assert book["sizeBytes"] > 0  # an estimate: solid archives and PDFs are unpacked or rendered to know
+        else:
+            assert book["sizeBytes"] == len(body), book["name"]  # exact: a directory or headers give each length
