@@ -7,6 +7,7 @@ from django.conf import settings
 
 from mangacircus import db
 from mangacircus.errors import Forbidden, Invalid, NotFound, RateLimited, Unavailable, WrongCredentials
+from mangacircus.wording import in_words
 
 from . import passwords, ratelimit, sessions, setup, users
 
@@ -61,7 +62,7 @@ def verify(name, password, address):
     now = time.monotonic()
     wait = ratelimit.take(name, address, now)
     if wait:
-        raise RateLimited(f"too many attempts; try again in {wait} seconds", retry_after=wait)
+        raise RateLimited(f"too many attempts; try again {in_words(wait)}", retry_after=wait)
     user = users.get_user(name)
     try:
         right = passwords.check(password, user["hash"] if user else None)

@@ -16,6 +16,7 @@ from library import contenthash, files, index
 from mangacircus.clientip import client_ip
 from mangacircus.errors import NotFound, RateLimited, WrongCredentials
 from mangacircus.http import api
+from mangacircus.wording import in_words
 
 from . import store as peers
 
@@ -33,7 +34,7 @@ def authenticate(request):
     wait = ratelimit.take(RATE_NAME, address, now)
     if wait:
         log.warning("peer request from %s refused: rate limited", address)
-        raise RateLimited(f"too many attempts; try again in {wait} seconds", retry_after=wait)
+        raise RateLimited(f"too many attempts; try again {in_words(wait)}", retry_after=wait)
     name = peers.authenticate(secret)
     if name is None:
         log.warning("peer request from %s refused: %s", address, "wrong secret" if secret else "no secret")

@@ -7,6 +7,8 @@ from django.conf import settings
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone as dj_timezone
 
+from mangacircus.wording import parse_iso
+
 register = template.Library()
 
 
@@ -40,6 +42,16 @@ def ms_date(ms):
 def ms_datetime(ms):
     moment = _local(ms)
     return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
+
+
+@register.filter
+def iso_datetime(text):
+    """A time as the state files write it ("2026-12-02T03:25:50+0000") → "2026-12-02 03:25", in
+    the server's time zone as ms_datetime prints; the text itself when it does not parse."""
+    moment = parse_iso(text)
+    if moment is None:
+        return text or ""
+    return moment.astimezone(dj_timezone.get_current_timezone()).strftime("%Y-%m-%d %H:%M")
 
 
 @register.filter

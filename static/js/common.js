@@ -31,7 +31,8 @@ const ROOT = document.body.dataset.root || "/";
 
 /**
  * Call the JSON API. GET without a body, POST with one. A 401 sends the user to the login page.
- * Resolves to the parsed JSON; rejects with an Error whose .status and .message come from the server.
+ * Resolves to the parsed JSON; rejects with an Error whose .status and .message come from the server
+ * (status 0, "the server cannot be reached", when no answer came).
  */
 async function api(path, body, options) {
   const init = { method: body === undefined ? "GET" : "POST", credentials: "same-origin", headers: {} };
@@ -41,7 +42,14 @@ async function api(path, body, options) {
     init.body = JSON.stringify(body);
   }
   Object.assign(init, options || {});
-  const response = await fetch(ROOT + path.replace(/^\//, ""), init);
+  let response;
+  try {
+    response = await fetch(ROOT + path.replace(/^\//, ""), init);
+  } catch (cause) { // the browser's "Failed to fetch": no answer at all
+    const error = new Error("the server cannot be reached");
+    error.status = 0;
+    throw error;
+  }
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }
   if (response.status === 401 && !(options && options.noRedirect)) {
@@ -75,6 +83,17 @@ function formatDate(ms, withTime) {
   }
   const part = Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
   return `${part.year}-${part.month}-${part.day}` + (withTime ? ` ${part.hour}:${part.minute}` : "");
+}
+
+/** A wait as a person says it: "in 40 seconds", "in 15 minutes", "in 5 hours", "in 3 days"; rounded
+    up. The server's wording is the same (mangacircus/wording.py). */
+function inWords(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const count = (n, unit) => `in ${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (s < 60) return count(s, "second");
+  if (s < 7200) return count(Math.ceil(s / 60), "minute");
+  if (s < 172800) return count(Math.ceil(s / 3600), "hour");
+  return count(Math.ceil(s / 86400), "day");
 }
 
 /** "5 min ago", "3 h ago", "2 d ago", else the date. */

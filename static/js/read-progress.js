@@ -11,6 +11,7 @@
 
   const SAVE_DELAY = 700;
   const ZOOM_DELAY = 800;
+  const RETRY_DELAY = 10000; // after no answer or a server error; a newer position replaces it
 
   let saveTimer = 0;
   let zoomTimer = 0;
@@ -40,7 +41,13 @@
     lastSent = key;
     return api("api/progress", data, leaving ? { keepalive: true } : undefined).catch((error) => {
       lastSent = "";
-      if (!leaving && error.status !== 401) toast("Reading position not saved: " + error.message, "error");
+      if (leaving || error.status === 401) return;
+      if (error.status === 0 || error.status >= 500) {
+        toast(`Reading position not saved: ${error.message}; trying again ${inWords(RETRY_DELAY / 1000)}`, "error");
+        if (!saveTimer) saveTimer = setTimeout(() => save(R, false), RETRY_DELAY);
+      } else {
+        toast("Reading position not saved: " + error.message, "error");
+      }
     });
   }
 

@@ -83,6 +83,7 @@ def test_it_limits_password_checks_per_account_and_address(server, admin):
     assert statuses == [401] * 10
     status, headers, data = client.post("/api/login", {"name": "admin", "password": PASSWORD})
     assert status == 429 and int(headers["Retry-After"]) > 0
+    assert data["error"] == "too many attempts; try again in 15 minutes"  # not "in 893 seconds"
     # A forged X-Forwarded-For from an untrusted client changes nothing.
     spoofed = client.post("/api/login", {"name": "admin", "password": PASSWORD},
                           headers={"X-Forwarded-For": "203.0.113.9"})

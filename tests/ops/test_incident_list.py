@@ -1,9 +1,11 @@
 """Settings → Admin → Incidents & health as an operator list: filters and search at the side,
 bulk acknowledge with a confirmation step, a message after each action."""
 import re
+import zoneinfo
 from urllib.parse import urlencode
 
 from mangacircus import incidents
+from mangacircus.wording import parse_iso
 from tests.support.forms import TOKEN
 
 PAGE = "/settings/admin/health/"
@@ -58,3 +60,14 @@ def test_it_asks_before_acknowledging_several_and_says_what_it_did(server, admin
     assert "1 incident acknowledged." in admin.get(PAGE)[2].decode()
     status, _, _ = post(admin, [])
     assert "select at least one incident" in admin.get(PAGE)[2].decode()
+
+
+def test_it_writes_each_incident_time_as_every_other_page_does(server, admin, data_dir, settings):
+    """The list showed 2026-12-02T03:25:50+0000, the only ISO time left on any page."""
+    made = incidents.record("stall", "scraper", "job j1 stalled twice", data_dir=data_dir)
+    incidents.acknowledge(made["id"], "admin", data_dir=data_dir)
+    page = admin.get(PAGE + "?state=all")[2].decode()
+    local = parse_iso(made["time"]).astimezone(zoneinfo.ZoneInfo(settings.TIME_ZONE))
+    assert f"· scraper · {local:%Y-%m-%d %H:%M}</span>" in page
+    assert f"Acknowledged by admin at {local:%Y-%m-%d} " in page
+    assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", page)

@@ -33,6 +33,27 @@ def test_it_saves_after_the_position_settles_and_reopens_there(srv, desktop, rea
     assert reader.state("mcReader.page") == 3
 
 
+def test_it_says_the_server_cannot_be_reached_and_saves_when_it_answers_again(srv, desktop, reader_on):
+    """The toast said "Reading position not saved: Failed to fetch" and nothing tried again."""
+    reader = reader_on(desktop, srv, startMode="page")
+    reader.page.clock.install()
+    reader.open(MOON, 1, 3)
+    reader.saved(MOON, "1/3", lambda e: e["p"] == 0)
+    reader.page.clock.pause_at(reader.page.evaluate("Date.now()") + 50)
+    reader.page.route("**/api/progress", lambda route: route.abort("internetdisconnected"))
+    reader.page.keyboard.press("ArrowLeft")
+    reader.page.clock.run_for(800)
+    toast = reader.page.locator(".toast.error")
+    toast.wait_for()
+    assert toast.inner_text() == ("Reading position not saved: the server cannot be reached; "
+                                  "trying again in 10 seconds")
+    reader.page.unroute("**/api/progress")
+    reader.page.clock.run_for(9000)
+    assert reader.progress(MOON, "1/3")["p"] == 0  # not before the 10 s
+    reader.page.clock.run_for(1100)
+    reader.saved(MOON, "1/3", lambda e: e["p"] == 1)
+
+
 def test_it_saves_when_the_page_is_left_before_the_delay(srv, desktop, reader_on):
     reader = reader_on(desktop, srv, startMode="page").open(MOON, 1, 3)
     reader.saved(MOON, "1/3", lambda e: e["p"] == 0)

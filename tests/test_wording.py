@@ -1,0 +1,31 @@
+"""Waits are said in words, the same by the server (mangacircus/wording.py) and the browser
+(inWords in static/js/common.js): "in 15 minutes", never "in 893 seconds"."""
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from bench.server import ROOT
+from mangacircus.wording import in_words
+
+CASES = {0: "in 0 seconds", 1: "in 1 second", 40: "in 40 seconds", 59.2: "in 1 minute", 60: "in 1 minute",
+         61: "in 2 minutes", 893: "in 15 minutes", 900: "in 15 minutes", 3700: "in 62 minutes",
+         7200: "in 2 hours", 86_399: "in 24 hours", 172_800: "in 2 days", 200_000: "in 3 days"}
+
+
+def test_it_says_a_wait_in_the_largest_unit_that_reads_well_rounded_up():
+    assert {s: in_words(s) for s in CASES} == CASES
+
+
+@pytest.mark.process
+def test_the_browser_says_it_the_same_way():
+    node = shutil.which("node") or shutil.which("nodejs")
+    assert node, "nodejs is needed (scripts/test installs it)"
+    source = (ROOT / "static" / "js" / "common.js").read_text()
+    function = re.search(r"^function inWords\(seconds\) \{.*?^\}", source, re.S | re.M).group(0)
+    script = f"{function}\nconsole.log(JSON.stringify({json.dumps(list(CASES))}.map(inWords)));"
+    done = subprocess.run([node, "-e", script], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == list(CASES.values())
