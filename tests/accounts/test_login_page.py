@@ -1,6 +1,8 @@
 """The server-rendered sign-in and first-run pages, in a real browser and over plain HTTP."""
 import re
 
+import pytest
+
 from tests.conftest import PASSWORD
 
 
@@ -57,3 +59,24 @@ def test_it_signs_out_from_the_nav(server, admin, desktop):
     page.click("text=Sign out")
     page.wait_for_url(re.compile(r"/login/$"))
     assert admin.get("/api/me")[0] == 401
+
+
+BRAND = """() => { const r = document.querySelector('.topbar .brand').getBoundingClientRect();
+  return r.width > 0 && r.left >= 0 && r.right <= innerWidth; }"""
+
+
+@pytest.mark.browser
+def test_its_header_names_the_app_on_a_phone_before_and_after_the_first_account(server, phone):
+    """On a 390 px phone the welcome (first account) and sign-in pages had an empty header: the
+    brand is hidden there for the Library link, which only a signed-in header has."""
+    page = phone.new_page()
+    page.goto(server.url + "/login/")
+    assert page.locator("h1").inner_text() != "Sign in" and page.evaluate(BRAND)  # the welcome form
+    server.client().signup("admin", PASSWORD)
+    page.goto(server.url + "/login/")
+    assert page.locator("h1").inner_text() == "Sign in" and page.evaluate(BRAND)
+    page.fill("input[name=name]", "admin")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button.primary")
+    page.wait_for_url(server.url + "/")
+    assert not page.evaluate(BRAND) and page.locator(".topnav .nav-library").is_visible()
