@@ -23,6 +23,15 @@ fakesite.py has more of them):
 - `report_delay`: seconds the report endpoint sleeps before answering;
 - `node_base`: where at-home sends the images (another server: the address guard must judge it);
 - `drop`: (kind, attribute) removed from every manga or chapter document (schema drift).
+
+Accounts (the personal API client flow, https://api.mangadex.org/docs/02-authentication/personal-clients/):
+POST /realms/mangadex/protocol/openid-connect/token answers like MangaDex's Keycloak (password
+and refresh_token grants; 401 invalid_grant "Invalid user credentials", 401 unauthorized_client,
+400 invalid_grant "Token is not active" for a revoked or unknown refresh token); access tokens
+last `access_seconds` (900, as MangaDex's) unless `expire()` ends them, then the API answers 401.
+GET /user/follows/manga (paged, at most 100, `includes[]=cover_art`) and GET /manga/read?ids[]=
+and /manga/<id>/read answer the user's follows and read markers. Set them with `add_account()`,
+`follow()`, `mark_read()`; `revoke()` ends a user's refresh tokens.
 """
 import functools
 import io
@@ -116,6 +125,11 @@ class FakeDex:
         self.reports = []
         self.kinds = Counter()
         self.drop = None
+        self.clients, self.accounts = {}, {}    # client id -> secret; username -> password
+        self.access, self.refresh = {}, {}      # token -> (username, monotonic end); token -> username
+        self.following, self.read = {}, {}      # username -> [manga ids]; username -> [chapter ids]
+        self.grants = []                        # (grant_type, username or None) of every token request
+        self.access_seconds = 900
 
     # The corpus
 
@@ -166,6 +180,78 @@ class FakeDex:
             self.add_chapter(manga_id, str(n), volume=str((n - 1) // 10 + 1), groups=(group,), lang=lang, pages=1,
                              chapter_id=uuid("bulk", manga_id, n))
 
+    # Accounts
+
+    def add_account(self, username, password, client_id="personal-client-1", secret="s3cret"):
+        self.accounts[username], self.clients[client_id] = password, secret
+        return client_id, secret
+
+    def follow(self, username, *manga_ids):
+        self.following.setdefault(username, []).extend(manga_ids)
+
+    def mark_read(self, username, *chapter_ids):
+        self.read.setdefault(username, []).extend(chapter_ids)
+
+    def expire(self, username):
+        """End the user's access tokens now (the API answers 401 until a refresh)."""
+        with self.lock:
+            self.access = {t: (u, 0 if u == username else end) for t, (u, end) in self.access.items()}
+
+    def revoke(self, username):
+        with self.lock:
+            self.refresh = {t: u for t, u in self.refresh.items() if u != username}
+
+    def _issue(self, username):
+        with self.lock:
+            n = len(self.access) + len(self.refresh) + 1
+            access, refresh = f"acc-{n}-{uuid('a', username, n)}", f"ref-{n}-{uuid('r', username, n)}"
+            self.access[access] = (username, time.monotonic() + self.access_seconds)
+            self.refresh[refresh] = username
+        return self.ok({"access_token": access, "expires_in": self.access_seconds, "refresh_expires_in": 7776000,
+                        "refresh_token": refresh, "token_type": "Bearer", "not-before-policy": 0,
+                        "session_state": uuid("session", username), "scope": "openid groups profile email"})
+
+    def token(self, posted):
+        form = {k: v[0] for k, v in parse_qs(posted.decode()).items()}
+        grant = form.get("grant_type")
+        self.grants.append((grant, form.get("username")))
+        if self.clients.get(form.get("client_id")) != form.get("client_secret") or not form.get("client_id"):
+            return self.oauth_error(401, "unauthorized_client", "Invalid client or Invalid client credentials")
+        if grant == "password":
+            if not form.get("username") or self.accounts.get(form["username"]) != form.get("password"):
+                return self.oauth_error(401, "invalid_grant", "Invalid user credentials")
+            return self._issue(form["username"])
+        if grant == "refresh_token":
+            username = self.refresh.get(form.get("refresh_token"))
+            if username is None:
+                return self.oauth_error(400, "invalid_grant", "Token is not active")
+            return self._issue(username)
+        return self.oauth_error(400, "unsupported_grant_type", "Unsupported grant_type")
+
+    def oauth_error(self, code, error, description):
+        return code, orjson.dumps({"error": error, "error_description": description}), "application/json"
+
+    def user_of(self, headers):
+        value = headers.get("Authorization") or ""
+        username, end = self.access.get(value[7:], (None, 0)) if value.startswith("Bearer ") else (None, 0)
+        return username if username and time.monotonic() < end else None
+
+    def account_route(self, path, query, headers):
+        username = self.user_of(headers)
+        if username is None:
+            return self.error(401, "unauthorized_http_exception", "Token is invalid or expired")
+        if path == "/user/follows/manga":
+            limit, offset, error = self._paging(query, 100)
+            if error:
+                return error
+            ids = self.following.get(username, [])
+            return self.ok(unknown({"result": "ok", "response": "collection", "limit": limit, "offset": offset,
+                                    "total": len(ids), "data": [self.entity(self.manga[m], query, "manga")
+                                                                 for m in ids[offset:offset + limit]]}, "list"))
+        wanted = set(query.get("ids[]", [])) if path == "/manga/read" else {path.split("/")[2]}
+        chapters = {c["id"] for m in wanted for c in self.feeds.get(m, [])}
+        return self.ok({"result": "ok", "data": [c for c in self.read.get(username, []) if c in chapters]})
+
     # Serving
 
     @property
@@ -209,7 +295,7 @@ class FakeDex:
     @staticmethod
     def kind_of(path):
         for prefix, kind in (("/at-home/", "at-home"), ("/node/", "node"), ("/covers/", "cover"),
-                             ("/report", "report")):
+                             ("/report", "report"), ("/realms/", "auth")):
             if path.startswith(prefix):
                 return kind
         return "api"
@@ -237,7 +323,7 @@ class FakeDex:
             self.reports.append(orjson.loads(posted))
             if self.report_delay:
                 time.sleep(self.report_delay)
-        code, body, content_type = self.route(h.command, path, parse_qs(parts.query))
+        code, body, content_type = self.route(h.command, path, parse_qs(parts.query), h.headers, posted)
         if action:
             return action(h, body or b"")
         if flaky:
@@ -245,10 +331,14 @@ class FakeDex:
             return status(code, {"Content-Type": "text/html"}, b"<h1>Bad gateway</h1>")(h, b"")
         status(code, {"Content-Type": content_type}, body)(h, body)
 
-    def route(self, method, path, query):
+    def route(self, method, path, query, headers=None, posted=b""):
         """-> (status, body, content type)."""
+        if method == "POST" and path == "/realms/mangadex/protocol/openid-connect/token":
+            return self.token(posted)
         if method == "POST":
             return (200, b'{"result":"ok"}', "application/json") if path == "/report" else self.error(404, "not_found")
+        if path in ("/user/follows/manga", "/manga/read") or re.fullmatch(r"/manga/[0-9a-f-]{36}/read", path):
+            return self.account_route(path, query, headers or {})
         if path == "/manga":
             return self.search(query)
         if m := re.fullmatch(r"/manga/([0-9a-f-]{36})", path):

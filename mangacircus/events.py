@@ -62,3 +62,7 @@ scan_finished = Event("scan finished", "index, report", robust=True)
 user_deleted = Event("account deleted", "name")
 # After a catalog edit that touched these manga's overrides, once the edit let catalog.json's lock go.
 catalog_changed = Event("catalog changed", "names")
+# A user imported their MangaDex read markers (scraper/mangadex_views.py): `matches` is {manga: [(chapter
+# id, version name, pages)]} of the chapters here they read there; the owner of progress marks them
+# finished and adds its counts to `result` ({"marked", "already"}).
+read_markers = Event("read markers imported", "user, matches, result")

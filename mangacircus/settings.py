@@ -148,6 +148,7 @@ SCRAPER_SOURCES = _list("SCRAPER_SOURCES", [])
 # Another base for the MangaDex module (a mirror, a caching proxy, a test server); covers and the
 # image report then go to the same base, and its host:port may be a private address.
 MANGADEX_API_URL = _url("MANGADEX_API_URL", "https://api.mangadex.org")
+MANGADEX_AUTH_URL = _url("MANGADEX_AUTH_URL", "https://auth.mangadex.org")  # its OAuth server (accounts)
 TRUSTED_PROXIES = _networks("TRUSTED_PROXIES")
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["*"])
 if "*" not in ALLOWED_HOSTS:

@@ -13,7 +13,7 @@ class ReaderConfig(AppConfig):
         from mangacircus import db, events
         from mangacircus.pages import settings_section
 
-        from . import access, announce, dismissals, notes, progress, social, votes
+        from . import access, announce, dismissals, markers, notes, progress, social, votes
 
         db.add_validator(access.validate)
         guard.register(access.can_see, limited=access.restricted)  # for /lib/ and the thumbnails
@@ -21,6 +21,7 @@ class ReaderConfig(AppConfig):
             events.user_deleted.connect(owner.forget_user)
         events.scan_finished.connect(access.on_scan)
         events.scan_finished.connect(announce.on_scan)
+        events.read_markers.connect(markers.on_read_markers)
 
         settings_section("user", "reading", "Reading", "mc-settings-reading", order=20)
         settings_section("user", "notifications", "Notifications", "mc-settings-notifications", order=30)

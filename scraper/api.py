@@ -23,7 +23,7 @@ import orjson
 from mangacircus.errors import Conflict, DomainError, Invalid, NotFound, WrongCredentials
 from mangacircus.http import body_length, json_object
 
-from . import queue, sources
+from . import mangadex_accounts, queue, sources
 from .errors import InvalidInput, ScraperError
 from .images import verify
 from .sources.base import PageInfo
@@ -316,7 +316,60 @@ def history(d, body, query):
     return {"published": queue.recent_publications(d.queue, 200), "failed": failed, "warnings": warnings}
 
 
+# MangaDex accounts (scraper/mangadex_accounts.py). The reader names the user it signed in; the
+# admin proxy refuses these paths, so an admin reaches only their own connection too.
+
+def _user(value):
+    return _text({"user": value}, "user", max_length=64)
+
+
+def _first(query, name):
+    return (query.get(name) or [None])[0]
+
+
+def _mangadex(d):
+    return d.transport(sources.get("mangadex"))
+
+
+def account_status(d, body, query):
+    return {"account": d.accounts.status(_user(_first(query, "user")))}
+
+
+def account_connect(d, body, query):
+    user = _user(body.get("user"))
+    client_id, secret, username, password = mangadex_accounts.check_connect(body)
+    return {"account": d.accounts.connect(_mangadex(d), user, client_id, secret, username, password)}
+
+
+def account_disconnect(d, body, query):
+    return {"disconnected": d.accounts.disconnect(_user(body.get("user")))}
+
+
+def account_follows(d, body, query):
+    """The user's MangaDex follows, each with whether this server follows it (auto-update on) or
+    has chapters of it already."""
+    follows = d.accounts.follows(_mangadex(d), _user(_first(query, "user")))
+    here = {s["id"]: s for s in queue.list_series(d.queue) if s["source"] == "mangadex"}
+    return {"follows": [{"id": f.id, "title": f.title, "year": f.year, "status": f.status,
+                         "languages": list(f.languages), "cover_url": f.cover_url,
+                         "followed": bool(here.get(f.id, {}).get("auto")), "here": f.id in here}
+                        for f in follows]}
+
+
+def account_read(d, body, query):
+    """The chapters the user marked read on MangaDex, in the MangaDex series this server has
+    (followed, or with chapters downloaded): the reader matches them to the chapters it holds."""
+    ids = [s["id"] for s in queue.list_series(d.queue) if s["source"] == "mangadex"]
+    read = d.accounts.read_markers(_mangadex(d), _user(_first(query, "user")), ids)
+    return {"read": read, "series": len(ids)}
+
+
 ROUTES = [
+    ("GET", re.compile(r"/account"), account_status),
+    ("POST", re.compile(r"/account"), account_connect),
+    ("POST", re.compile(r"/account/disconnect"), account_disconnect),
+    ("GET", re.compile(r"/account/follows"), account_follows),
+    ("GET", re.compile(r"/account/read"), account_read),
     ("GET", re.compile(r"/status"), status),
     ("GET", re.compile(r"/revision"), revision),
     ("GET", re.compile(r"/jobs"), list_jobs),

@@ -18,6 +18,7 @@ class ScraperConfig(AppConfig):
 
         # The section's link is the screen's entry, which opens the Queue tab.
         settings_section("admin", "scraper", "Scraper", "mc-admin-scraper-home", order=30)
+        settings_section("user", "mangadex", "MangaDex", "mc-settings-mangadex", order=50)
 
     def start_runtime(self):
         """In the reader: poll the daemon's revision, only when a token makes the daemon reachable."""

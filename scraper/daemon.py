@@ -30,6 +30,7 @@ from . import jobs, queue, sources
 from .errors import Cancelled, Interrupted, Parked, ScraperError, Stalled
 from .http import HttpClient, Limits
 from .localfiles import LocalReader
+from .mangadex_accounts import Accounts
 from .publish import Library
 from .status import StatusFile, append_incident
 from .watchdog import Progress, Watchdog
@@ -63,6 +64,7 @@ class Daemon:
                                blocks=queue.blocks(self.queue),
                                on_block=lambda key, until: queue.set_block(self.queue, key, until))
         self.local = LocalReader(import_roots, self.http.limits.max_bytes, self.progress, self.warn)
+        self.accounts = Accounts(self.dir)  # MangaDex connections (docs/scraper.md)
         self.status_file = StatusFile(self.dir / "status.json")
         self.current = None
         self.job_progress = {}

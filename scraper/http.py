@@ -19,6 +19,7 @@ import socket
 import threading
 import time
 import zlib
+from urllib.parse import urlencode
 
 import orjson
 
@@ -131,12 +132,13 @@ class HttpClient:
             self._one.release()
 
     def request(self, source, url, headers=None, max_bytes=None, method="GET", body=None, record=None,
-                retries=None, deadline=None):
+                retries=None, deadline=None, answer=()):
         """A request with every rule above; -> Response with a 2xx status, else a ScraperError.
 
         `record` (a list) gets one entry per attempt: url, status (None when none came), bytes, ms,
         cached (X-Cache says HIT), for sources that report on their image servers. `retries` and
-        `deadline` may only tighten the limits (a fire-and-forget report).
+        `deadline` may only tighten the limits (a fire-and-forget report). `answer`: 4xx statuses the
+        caller reads itself (an OAuth error body) instead of an error raised.
         """
         max_bytes = max_bytes or self.limits.max_bytes
         retries = self.limits.retries if retries is None else min(retries, self.limits.retries)
@@ -165,7 +167,7 @@ class HttpClient:
             if self._stalled():
                 raise Stalled(f"aborted by the watchdog while fetching {_short(url)}")
             if response is not None:
-                if 200 <= response.status < 300:
+                if 200 <= response.status < 300 or response.status in answer:
                     return response
                 retry_in = self._retry_after(response)
                 if response.status in (429, 503) and retry_in is not None:
@@ -299,8 +301,14 @@ class SourceHttp:
         self._client, self._source = client, source
         self.options = dict(options or {})  # the admin's switches for this source (Source.options)
 
-    def get(self, url, headers=None, max_bytes=None):
-        return self._client.request(self._source, url, headers, max_bytes)
+    def get(self, url, headers=None, max_bytes=None, answer=()):
+        return self._client.request(self._source, url, headers, max_bytes, answer=answer)
+
+    def post_form(self, url, fields, answer=()):
+        """POST form fields (an OAuth token request); `answer` as in HttpClient.request."""
+        return self._client.request(self._source, url, {"Content-Type": "application/x-www-form-urlencoded",
+                                                        "Accept": "application/json"}, None, "POST",
+                                    urlencode(fields).encode(), answer=answer)
 
     def get_json(self, url, headers=None):
         return self.get(url, {"Accept": "application/json", **(headers or {})}).json()

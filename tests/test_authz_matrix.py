@@ -239,6 +239,14 @@ MATRIX = [
     ("api/admin/scraper/<path:path>",         "GET",  "/api/admin/scraper/status",           None,             401, 403, 403, 503),
     ("api/admin/scraper/<path:path>",         "POST", "/api/admin/scraper/jobs/x/cancel",    {},               401, 403, 403, 503),
     ("api/admin/scraper/<path:path>",         "GET",  "/api/admin/scraper/no.such/route",    None,             401, 403, 403, 404),
+    ("api/admin/scraper/<path:path>",         "GET",  "/api/admin/scraper/account/follows?user=user", None,    401, 403, 403, 404),
+    # Settings → User → MangaDex: each user's own account, kept by the daemon (not running here: 503)
+    ("settings/user/mangadex/",               "GET",  "/settings/user/mangadex/",            None,             302, 200, 200, 200),
+    ("api/mangadex/account",                  "GET",  "/api/mangadex/account",               None,             401, 503, 503, 503),
+    ("api/mangadex/account",                  "POST", "/api/mangadex/account",               {},               401, 503, 503, 503),
+    ("api/mangadex/account/disconnect",       "POST", "/api/mangadex/account/disconnect",    {},               401, 503, 503, 503),
+    ("api/mangadex/follows",                  "GET",  "/api/mangadex/follows",               None,             401, 403, 403, 503),
+    ("api/mangadex/read-markers",             "POST", "/api/mangadex/read-markers",          {},               401, 503, 503, 503),
     # the catalog's curator screens and API: admins only (the rows run in order: each admin change bumps rev)
     ("settings/admin/catalog/",               "GET",  "/settings/admin/catalog/",            None,             302, 403, 403, 200),
     ("settings/admin/catalog/groups/<str:group_id>/", "GET", "/settings/admin/catalog/groups/nogroup/", None,  302, 403, 403, 404),

@@ -27,6 +27,7 @@ from .base import ChapterInfo, PageInfo, SeriesInfo, Source
 PUBLIC_API = "https://api.mangadex.org"
 PUBLIC_UPLOADS = "https://uploads.mangadex.org"
 PUBLIC_REPORT = "https://api.mangadex.network/report"
+PUBLIC_AUTH = "https://auth.mangadex.org"
 FEED_LIMIT = 500                 # the feed's largest page
 SEARCH_LIMIT = 20
 WINDOW = 10_000                  # offset + limit past this is refused (400 "Result window is too large")
@@ -132,6 +133,23 @@ def parse_search(data, base_uploads):
     return [parse_manga(e, base_uploads) for e in _need(data, "data", list, "search")]
 
 
+def parse_follows(data, base_uploads):
+    """One page of `/user/follows/manga` -> (SeriesInfo list, total)."""
+    check_envelope(data, "the follows list")
+    entities = _need(data, "data", list, "follows")
+    return [parse_manga(e, base_uploads) for e in entities], _need(data, "total", int, "follows")
+
+
+def parse_read(data):
+    """`/manga/read?ids[]=…` (or `/manga/{id}/read`) -> the chapter ids marked read."""
+    check_envelope(data, "the read markers")
+    ids = _need(data, "data", list, "read markers")
+    if not all(isinstance(i, str) and _UUID.fullmatch(i) for i in ids):
+        raise SourceChanged("MangaDex answered read markers that are not chapter ids: "
+                            "the mangadex module needs an update")
+    return ids
+
+
 def group_name(entity):
     """Group names joined with ' & ' (the legacy no-group left out), else the uploader, else ''."""
     groups = [r["attributes"]["name"] for r in _related(entity, "scanlation_group")
@@ -203,13 +221,18 @@ class MangaDex(Source):
     def __init__(self, base=None):
         self.configure(base)
 
-    def configure(self, base=None):
+    def configure(self, base=None, auth=None):
         base = (base or getattr(settings, "MANGADEX_API_URL", PUBLIC_API) or PUBLIC_API).rstrip("/")
         self.base = base
         public = base == PUBLIC_API
         self.uploads = PUBLIC_UPLOADS if public else base
         self.report_url = PUBLIC_REPORT if public else f"{base}/report"
         self.private_hosts = () if public else (urlsplit(base).netloc,)
+        # The OAuth server of the personal API clients (scraper/mangadex_accounts.py).
+        auth = (auth or getattr(settings, "MANGADEX_AUTH_URL", PUBLIC_AUTH) or PUBLIC_AUTH).rstrip("/")
+        self.token_url = f"{auth}/realms/mangadex/protocol/openid-connect/token"
+        if auth != PUBLIC_AUTH:
+            self.private_hosts += (urlsplit(auth).netloc,)
 
     def check_id(self, http, series_id):
         """A manga UUID, or a mangadex.org/title/<uuid> link."""

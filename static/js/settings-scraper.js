@@ -264,8 +264,11 @@
         `Folder imports are off: ${libraryProblem} (an import writes its chapters into the library).`) : null,
       h("label", null, "Path (a folder of images, of chapter folders, or of CBZ/ZIP files)", path),
       h("button", { className: "primary", disabled: !importRoots.length || Boolean(libraryProblem) }, "Import")) : null;
+    const account = sources.some((s) => s.key === "mangadex") ? h("p", { className: "muted", id: "sc-md-account" },
+      "To follow the series your MangaDex account follows, connect it on ",
+      h("a", { href: ROOT + "settings/user/mangadex/" }, "Settings → MangaDex"), ".") : null;
     show(h("form", { className: "card sc-form", onsubmit: search }, h("h2", null, "Search a source"),
-      h("div", { className: "sc-row" }, select, query, h("button", { className: "primary" }, "Search"))), results, folder);
+      h("div", { className: "sc-row" }, select, query, h("button", { className: "primary" }, "Search")), account), results, folder);
   }
 
   // Schedule & pacing.
