@@ -191,16 +191,16 @@ def chapter_size(manga, chapter, version):
     for name, rel in entries:
         if declared is None:
             page = files.open_page(rel)
-            if page is None:
-                continue
-            with page:
-                length = page.length
+            length = page.length if page else None
+            if page:
+                page.close()
         else:
-            length = declared.get(version.archive_member(name))
-            if length is None:
+            length = declared.get(version.archive_member(name) if version.archive else name)
+            if length is None and version.archive:
                 share = _share(manga, version.archive) if share is None else share
                 length = share
-        members.append(zipstream.Member(name, length, list))
+        if length is not None:  # else a page left out of the download
+            members.append(zipstream.Member(name, length, list))
     return zipstream.Archive(members, None).length
 
 
@@ -210,10 +210,26 @@ def _real_archive(archive):
     return real if inside(real, root) else None
 
 
+def _folder_sizes(path):
+    """{file name: size} of a chapter folder, in one listing (each page's own path check costs
+    about ten times as much, and the download makes it anyway)."""
+    real = files.library_folder(path)
+    if real is None:
+        return {}
+    try:
+        with os.scandir(real) as found:
+            return {e.name: e.stat().st_size for e in found if e.is_file()}
+    except OSError:
+        return {}
+
+
 def _declared_lengths(version):
-    """None for pages that open_page() measures cheaply (folders, CBZ/ZIP); else {member: length}
-    from a non-solid RAR, 7z or tar file's headers, or {} when only an estimate can be had."""
-    ext = (version.archive or "").rpartition(".")[2].casefold()
+    """None for pages that open_page() measures cheaply (CBZ/ZIP); else {name: length}: a chapter
+    folder's files, a non-solid RAR, 7z or tar file's members from its headers, or {} when only an
+    estimate can be had."""
+    if version.archive is None:
+        return _folder_sizes(version.path)
+    ext = version.archive.rpartition(".")[2].casefold()
     if ext not in libarch.FORMATS and ext != "pdf":
         return None
     real = _real_archive(version.archive) if ext != "pdf" else None
