@@ -3,7 +3,7 @@
 sent (clients/zipstream.py), so nothing is copied to disk and memory holds one chunk at a time.
 
 The same pages give the same bytes, so the answer has a Content-Length, an ETag (from the pages'
-names, lengths and files), and answers a `Range` (206, or 416 when it lies past the end; `If-Range`
+names, lengths and files), and answers a `Range` (206; 416 past the end or backwards; `If-Range`
 with another ETag gets the whole archive): a download that stopped resumes where it was.
 
 Every page goes through /lib/'s path check (library/files.py: inside LIBRARY, an image name) and
@@ -42,7 +42,8 @@ NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")  
 def comic_info(**fields):
     """ComicInfo.xml (v2.0 schema) with the fields of ORDER given and not empty."""
     unknown = set(fields) - set(ORDER)
-    assert not unknown, f"not ComicInfo elements: {unknown}"
+    if unknown:
+        raise TypeError(f"not ComicInfo elements this writes: {sorted(unknown)}")
     body = "".join(f"  <{k}>{escape(NOT_XML.sub('', str(fields[k])))}</{k}>\n" for k in ORDER
                    if fields.get(k) not in ("", None))
     return ('<?xml version="1.0" encoding="utf-8"?>\n<ComicInfo xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
