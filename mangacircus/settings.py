@@ -223,6 +223,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",  # X-Frame-Options
     "mangacircus.middleware.SecurityHeadersMiddleware",  # CSP, Referrer-Policy, COOP
     "mangacircus.middleware.AllowedHostMiddleware",  # 400 for a Host not in ALLOWED_HOSTS
+    "mangacircus.middleware.LongUrlMiddleware",  # 414 with the styled page for an address over 8 KB
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "mangacircus.middleware.ApiGuardMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

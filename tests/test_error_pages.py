@@ -34,3 +34,22 @@ def test_it_shows_the_styled_page_for_a_form_without_its_csrf_token(server, admi
                                     headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert status == 403
     assert b"<h1>403</h1>" in html and b"reload the page" in html and b"Back to the library" in html
+
+
+def test_it_answers_an_address_over_8_kb_with_the_styled_414(server, admin):
+    status, _, html = admin.get("/?q=" + "x" * 8200)
+    assert status == 414 and b"<h1>414</h1>" in html and b"longer than 8 KB" in html and b"Back to the library" in html
+    status, _, data = admin.get("/api/library?q=" + "x" * 8200)
+    assert status == 414 and "longer than 8 KB" in data["error"]
+
+
+@pytest.mark.process
+def test_a_real_server_takes_a_5_kb_address_and_answers_a_longer_one_itself(real_server):
+    """gunicorn answered any request line over 4 KB with its bare "Request Line is too large"."""
+    client = real_server.client().signup("admin", "correct horse")
+    status, _, html = client.get("/?q=" + "x" * 5000)
+    assert status == 200 and "No manga match “".encode() + b"x" * 200 in html  # the search, cut at 200
+    status, _, data = client.get("/api/library?q=" + "x" * 5000)
+    assert status == 400 and "q" in data["error"], data  # the app's own answer, not gunicorn's
+    status, headers, html = client.get("/?q=" + "x" * 9000)
+    assert status == 414 and headers["Content-Type"].startswith("text/html") and b"<h1>414</h1>" in html

@@ -123,6 +123,9 @@ class ReaderServer:
                 self.cfg.set("worker_connections", options["connections"])
                 self.cfg.set("graceful_timeout", 10)
                 self.cfg.set("timeout", 60)
+                # No request-line limit of gunicorn's (4 KB, answered with a bare text page): the
+                # app answers an address over 8 KB itself (mangacircus/middleware.py LongUrlMiddleware).
+                self.cfg.set("limit_request_line", 0)
                 self.cfg.set("accesslog", "-" if settings.ACCESS_LOG else None)
                 self.cfg.set("worker_exit", _worker_exit)
                 self.cfg.set("worker_int", _worker_int)
