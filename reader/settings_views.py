@@ -9,7 +9,7 @@ from django.views.decorators.http import require_http_methods
 from mangacircus.http import api
 from mangacircus.pages import page, render_section
 
-from . import announce, notes, prefs
+from . import announce, notes, prefs, webhooks
 
 READING_FLAGS = [
     ("adapt", "Use a fitting mode for content that needs one (webtoons open in Flow, Book opens as Page on an "
@@ -61,9 +61,13 @@ def notifications(request):
             else:
                 messages.error(request, f"The test notification was not delivered: {what}.")
         else:
-            prefs.update_settings(name, prefs.validate_settings(
+            saved = prefs.update_settings(name, prefs.validate_settings(
                 {"webhook": post.get("webhook", ""), "webhookFormat": post.get("webhookFormat", "")}))
-            messages.success(request, "Notification settings saved.")
+            warning = webhooks.save_warning(saved["webhook"]) if saved["webhook"] else None
+            if warning:
+                messages.warning(request, f"Notification settings saved, but {warning}.")
+            else:
+                messages.success(request, "Notification settings saved.")
         return HttpResponseRedirect(request.path)
     current = prefs.get_settings(name)
     formats = [(f, f == current["webhookFormat"]) for f in prefs.CHOICES["webhookFormat"]]

@@ -13,6 +13,7 @@
 Failures are logged with the host only: a URL may hold a secret topic or token.
 """
 import http.client
+import ipaddress
 import json
 import logging
 import threading
@@ -88,6 +89,30 @@ def _refusal(e):
     if isinstance(e, netguard.DeadlinePassed):
         return Refused(f"timed out: no answer within {TIMEOUT:g} seconds")
     return Refused(f"more than {MAX_REDIRECTS} redirects")
+
+
+LOCAL_SUFFIXES = (".localhost", ".local", ".lan", ".home.arpa", ".internal")
+
+
+def save_warning(url):
+    """Why deliveries to `url` will be refused, for the moment it is saved, or None. Looked at
+    without DNS (a save must not wait on it): an address that is not public, `localhost`, a name
+    without a dot or under a local-only suffix (".lan", ".local"...), unless WEBHOOK_ALLOW lists it.
+    Names that DNS resolves to such an address are still refused at delivery, as "Send a test" shows."""
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    if not host:
+        return None
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        local = host == "localhost" or "." not in host or host.endswith(LOCAL_SUFFIXES)
+        if not local or host in settings.WEBHOOK_ALLOW:  # names are listed as strings
+            return None
+        return (f"{host} is a name on this machine or its local network: deliveries to it are refused unless "
+                "the server's WEBHOOK_ALLOW lists it")
+    if netguard.public(ip) or _allowed(host, ip):
+        return None
+    return f"{host} is not a public address: deliveries to it are refused unless the server's WEBHOOK_ALLOW lists it"
 
 
 def chapter_url(item):

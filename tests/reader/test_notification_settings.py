@@ -1,4 +1,5 @@
 """Settings → Notifications: saving the webhook and the test button delivering to it."""
+import re
 import socket
 
 import pytest
@@ -75,3 +76,25 @@ def test_it_reports_the_status_a_refusing_webhook_answered_and_a_timeout(allowed
     finally:
         failing.close()
         silent.close()
+
+
+@pytest.mark.parametrize("url, host", [("http://127.0.0.1:8080/topic", "127.0.0.1"),
+                                       ("http://192.168.1.10/message", "192.168.1.10"),
+                                       ("http://[::1]/x", "::1"), ("http://localhost/x", "localhost"),
+                                       ("http://ntfy.lan/topic", "ntfy.lan"), ("http://gotify/x", "gotify")])
+def test_it_warns_at_save_that_a_loopback_or_lan_webhook_will_be_refused(server, admin, url, host):
+    """It said "saved", and only "Send a test" showed that deliveries were refused."""
+    status, _, _ = post_form(admin, "/settings/user/notifications/", {"webhook": url, "webhookFormat": "ntfy"})
+    assert status == 302 and admin.get("/api/me")[2]["settings"]["webhook"] == url  # saved all the same
+    html = admin.get("/settings/user/notifications/")[2].decode()
+    assert re.search(rf'<li class="warning">Notification settings saved, but {re.escape(host)} is (not a public '
+                     r'address|a name on this machine or its local network): deliveries to it are refused unless '
+                     r"the server&#x27;s WEBHOOK_ALLOW lists it.</li>", html), html
+
+
+def test_it_saves_a_public_or_allowed_webhook_without_a_warning(server, admin, settings):
+    settings.WEBHOOK_ALLOW = ["ntfy.lan"]
+    for url in ("https://ntfy.sh/my-topic", "http://ntfy.lan/topic"):
+        post_form(admin, "/settings/user/notifications/", {"webhook": url, "webhookFormat": "ntfy"})
+        html = admin.get("/settings/user/notifications/")[2].decode()
+        assert '<li class="success">Notification settings saved.</li>' in html, url
