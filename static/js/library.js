@@ -42,8 +42,8 @@
 
   function showChips(filters) {
     chips.hidden = !filters.length;
-    chips.replaceChildren(...filters.map((f) => h("li", null, h("a", { className: "chip on", href: filterHref(f.without) },
-      f.label, h("span", { className: "chip-x", "aria-hidden": "true" }, " ×"), h("span", { className: "sr" }, " (remove)")))));
+    chips.replaceChildren(...filters.map((f) => h("li", null, h("a", { className: "chip on", href: filterHref(f.without), title: f.label },
+      h("span", { className: "chip-label" }, f.label), h("span", { className: "chip-x", "aria-hidden": "true" }, " ×"), h("span", { className: "sr" }, " (remove)")))));
   }
 
   function facetList(title, items, label) {

@@ -94,3 +94,22 @@ def test_the_recently_read_page_shows_where_the_user_stopped_and_resumes_there(d
     expect(page).to_have_url(re.compile(r"/read/Moon%20Garden/1/3/"))
     expect(page.locator(".rd-count")).to_contain_text(f"/ {pages}")
     assert page.evaluate("mcReader.page") == 6
+
+
+LONG_TERM = "averyveryverylongsearchterm" * 5  # one word, 135 characters
+
+X_IN_REACH = """() => { const x = document.querySelector('#chips .chip-x').getBoundingClientRect();
+  return {x: x.width > 0 && x.left >= 0 && x.right <= document.documentElement.clientWidth,
+          page: document.documentElement.scrollWidth <= document.documentElement.clientWidth}; }"""
+
+
+def test_a_long_search_term_is_cut_with_its_remove_button_in_reach(demo_site, user, context):
+    """The chip of a long term ran off the screen, its × out of reach, and the page scrolled sideways."""
+    page = sign_in(context, demo_site, user, path="/?q=" + LONG_TERM)
+    assert page.evaluate(X_IN_REACH) == {"x": True, "page": True}  # as the server draws it
+    assert page.locator("#chips .chip").get_attribute("title") == LONG_TERM
+    page.fill("input[name=q]", LONG_TERM + "x")  # as the page script redraws it
+    expect(page.locator("#chips .chip")).to_have_attribute("title", LONG_TERM + "x")
+    assert page.evaluate(X_IN_REACH) == {"x": True, "page": True}
+    page.locator("#chips .chip-x").click()
+    expect(page.locator("#chips")).to_be_hidden()
