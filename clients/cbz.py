@@ -25,6 +25,7 @@ from django.http import HttpResponse, HttpResponseNotModified, StreamingHttpResp
 from catalog import overrides
 from library import files, libarch
 from library.folders import inside
+from library.imagesize import detect
 from reader import lookup
 
 from . import zipstream
@@ -59,20 +60,24 @@ def _page_chunks(rel):
 
 
 def plan(entries, info):
-    """(archive, ETag) of ComicInfo.xml then each (name in the archive, path in LIBRARY) that can be read."""
-    members = [zipstream.Member("ComicInfo.xml", len(info), lambda: [info])]
-    identity = hashlib.sha256(info)
-    for name, rel in entries:
-        page = files.open_page(rel)
-        if page is None:
+    """(archive, ETag) of ComicInfo.xml (`info(page count)`) then each (name in the archive, path in
+    LIBRARY, its length when known, else None) that can be read. A page of unknown length is opened
+    to learn it."""
+    pages, identity = [], hashlib.sha256()
+    for name, rel, length in entries:
+        page = files.open_page(rel) if length is None else None
+        if page is not None:
+            with page:
+                length = page.length
+        if length is None or length < 0:
             log.warning("left out of a CBZ download: the page %s cannot be read", rel)
             continue
-        with page:
-            length = page.length
         identity.update(f"\0{name}\0{length}\0{files.page_stamp(rel)}".encode("utf-8", "surrogateescape"))
-        members.append(zipstream.Member(name, length, functools.partial(_page_chunks, rel)))
+        pages.append(zipstream.Member(name, length, functools.partial(_page_chunks, rel)))
+    xml = info(len(pages))
+    identity.update(xml)
     etag = f'"{identity.hexdigest()[:32]}"'
-    return zipstream.Archive(members, etag), etag
+    return zipstream.Archive([zipstream.Member("ComicInfo.xml", len(xml), lambda: [xml]), *pages], etag), etag
 
 
 def _range(header, length):
@@ -127,7 +132,12 @@ def _sent(archive, start, end, filename):
 
 
 def _entries(version, folder=""):
-    return [(f"{folder}{page.file}", f"{version.path}/{page.file}") for page in version.pages()]
+    """[(name in the CBZ, path in LIBRARY, length or None)]: the lengths of a non-solid RAR, 7z or
+    tar file's pages come from one pass over it (-1 for a member that is no image), where opening
+    each page would walk the archive from its start again (0.6 s for a 300-page tar)."""
+    listed = _archive_lengths(version)
+    return [(f"{folder}{p.file}", f"{version.path}/{p.file}",
+             None if listed is None else listed.get(version.archive_member(p.file), -1)) for p in version.pages()]
 
 
 def _people(manga, key):
@@ -155,10 +165,9 @@ def _format(direction):
 
 def _chapter_parts(manga, chapter, version):
     label = lookup.chapter_label(chapter)
-    info = comic_info(Title=chapter.title or label, Number=chapter.key, Volume=_volume(chapter.book),
-                      PageCount=version.page_count, **_series_fields(manga),
-                      **_format(overrides.version_direction(manga, version)))
-    return f"{manga.title} - {label}.cbz", _entries(version), info
+    fields = {"Title": chapter.title or label, "Number": chapter.key, "Volume": _volume(chapter.book),
+              **_series_fields(manga), **_format(overrides.version_direction(manga, version))}
+    return f"{manga.title} - {label}.cbz", _entries(version), lambda count: comic_info(**fields, PageCount=count)
 
 
 def chapter_response(request, manga, chapter, version):
@@ -175,9 +184,10 @@ def book_response(request, manga, book, versions):
     heading = lookup.book_heading(book) or manga.title
     direction = (overrides.version_direction(manga, versions[0][1]) if versions
                  else overrides.manga_direction(manga)[0])
-    info = comic_info(Title=book.title or heading, Number=book.key, Volume=_volume(book.key),
-                      PageCount=sum(v.page_count for _, v in versions), **_series_fields(manga), **_format(direction))
-    return _response(request, f"{manga.title} - {heading}.cbz", *plan(entries, info))
+    fields = {"Title": book.title or heading, "Number": book.key, "Volume": _volume(book.key),
+              **_series_fields(manga), **_format(direction)}
+    return _response(request, f"{manga.title} - {heading}.cbz",
+                     *plan(entries, lambda count: comic_info(**fields, PageCount=count)))
 
 
 def chapter_size(manga, chapter, version):
@@ -187,22 +197,31 @@ def chapter_size(manga, chapter, version):
     unpacked or rendered, an estimate: the file's size shared out among the pages the library holds
     in it."""
     _, entries, info = _chapter_parts(manga, chapter, version)
-    members = [zipstream.Member("ComicInfo.xml", len(info), list)]
-    declared, share = _declared_lengths(version), None
-    for name, rel in entries:
-        if declared is None:
+    members = []
+    folder = _folder_sizes(version.path) if version.archive is None else None
+    estimated = version.archive is not None and _ext(version.archive) in (*libarch.FORMATS, "pdf")
+    share = None
+    for name, rel, known in entries:
+        if known is not None:  # a non-solid archive's, from its listing
+            length = known if known >= 0 else None
+        elif folder is not None:
+            length = folder.get(name)
+        elif estimated:
+            share = _share(manga, version.archive) if share is None else share
+            length = share
+        else:
             page = files.open_page(rel)
             length = page.length if page else None
             if page:
                 page.close()
-        else:
-            length = declared.get(version.archive_member(name) if version.archive else name)
-            if length is None and version.archive:
-                share = _share(manga, version.archive) if share is None else share
-                length = share
         if length is not None:  # else a page left out of the download
             members.append(zipstream.Member(name, length, list))
-    return zipstream.Archive(members, None).length
+    xml = zipstream.Member("ComicInfo.xml", len(info(len(members))), list)
+    return zipstream.Archive([xml, *members], None).length
+
+
+def _ext(path):
+    return path.rpartition(".")[2].casefold()
 
 
 def _real_archive(archive):
@@ -224,30 +243,28 @@ def _folder_sizes(path):
         return {}
 
 
-def _declared_lengths(version):
-    """None for pages that open_page() measures cheaply (CBZ/ZIP); else {name: length}: a chapter
-    folder's files, a non-solid RAR, 7z or tar file's members from its headers, or {} when only an
-    estimate can be had."""
-    if version.archive is None:
-        return _folder_sizes(version.path)
-    ext = version.archive.rpartition(".")[2].casefold()
-    if ext not in libarch.FORMATS and ext != "pdf":
+def _archive_lengths(version):
+    """{member: length} of a non-solid RAR, 7z or tar file's image members; None for anything else
+    (a folder, a ZIP, a PDF, a solid archive, one that cannot be listed): each page is opened."""
+    if version.archive is None or _ext(version.archive) not in libarch.FORMATS:
         return None
-    real = _real_archive(version.archive) if ext != "pdf" else None
+    real = _real_archive(version.archive)
     try:
         st = os.stat(real) if real else None
-        return dict(_listed(real, st.st_ino, st.st_size, st.st_mtime_ns)) if st else {}
+        listed = _listed(real, st.st_ino, st.st_size, st.st_mtime_ns) if st else None
     except (OSError, libarch.Refused):
-        return {}
+        return None
+    return dict(listed) if listed is not None else None
 
 
 @functools.lru_cache(maxsize=256)
 def _listed(real, ino, size, mtime_ns):
-    """(member, declared length) of a non-solid archive's pages; () for a solid one, whose headers
-    can be walked only by unpacking it."""
+    """((member, declared length), …) of a non-solid archive's members whose first bytes are an
+    image's, in one pass; None for a solid one, whose headers can be walked only by unpacking it."""
     if libarch.is_solid(real):
-        return ()
-    return tuple((m.name, m.size) for m in libarch.listing(real, lambda name: 0)[0].members)
+        return None
+    directory, heads = libarch.listing(real, lambda name: 32)
+    return tuple((m.name, m.size) for m in directory.members if detect(heads.get(m.name, b"")))
 
 
 def _share(manga, archive):

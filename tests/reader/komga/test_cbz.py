@@ -5,6 +5,7 @@ import io
 import json
 import random
 import shutil
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -141,13 +142,18 @@ KOMGA_ARCHIVES = Path(__file__).parents[2] / "library" / "fixtures" / "komga"  #
 
 @pytest.fixture
 def formats(request, library_dir):
-    """A manga whose chapters are a RAR4, a solid RAR5, a PDF, a CBZ of deflated pages and a (solid) 7z."""
+    """A manga whose chapters are a RAR4, a solid RAR5, a PDF, a CBZ of deflated pages, a (solid) 7z
+    and a tar with a member that is no image."""
     folder = library_dir / "Formats"
     folder.mkdir()
     for n, name in enumerate(("rar4.rar", "rar5-solid.rar"), start=1):
         shutil.copy(KOMGA_ARCHIVES / name, folder / f"Formats c{n:03d}.cbr")
     shutil.copy(KOMGA_ARCHIVES / "komga.pdf", folder / "Formats c003.pdf")
     shutil.copy(KOMGA_ARCHIVES / "7zip.7z", folder / "Formats c005.cb7")
+    with tarfile.open(folder / "Formats c006.cbt", "w") as tar:
+        for n in (1, 2, 3):
+            tar.add(make_page(library_dir.parent / "pages" / f"{n:03d}.png", size=(64, 96 + n)), f"{n:03d}.png")
+        tar.addfile(tarfile.TarInfo("notes.png"))  # an empty member named like a page: no image
     with zipfile.ZipFile(folder / "Formats c004.cbz", "w", zipfile.ZIP_DEFLATED) as deflated:
         for n in (1, 2):
             deflated.write(make_page(library_dir.parent / "pages" / f"{n:03d}.png", size=(64, 96)), f"{n:03d}.png")
@@ -161,17 +167,33 @@ def test_chapters_in_rar_pdf_and_deflated_cbz_download_with_their_exact_length(f
     app = server.client()
     auth = {"Authorization": basic("reader")}
     books = app.get("/komga/api/v1/books?unpaged=true&search=formats", headers=auth)[2]["content"]
-    names = ["Formats c001.cbr", "Formats c002.cbr", "Formats c003.pdf", "Formats c004.cbz", "Formats c005.cb7"]
+    names = ["Formats c001.cbr", "Formats c002.cbr", "Formats c003.pdf", "Formats c004.cbz", "Formats c005.cb7",
+             "Formats c006.cbt"]
     assert sorted(b["name"] for b in books) == names
     for book in books:
         status, headers, body = app.get(f"/komga/api/v1/books/{book['id']}/file", headers=auth)
         assert status == 200 and int(headers["Content-Length"]) == len(body), book["name"]
         found = zipfile.ZipFile(io.BytesIO(body))
-        assert found.testzip() is None and len(found.namelist()) == 1 + book["media"]["pagesCount"]
-        comic_info(body)
+        left_out = book["name"] == "Formats c006.cbt"  # its member that is no image
+        assert found.testzip() is None and len(found.namelist()) == 1 + book["media"]["pagesCount"] - left_out
+        assert f"<PageCount>{len(found.namelist()) - 1}</PageCount>" in comic_info(body).decode()
         resumed = app.get(f"/komga/api/v1/books/{book['id']}/file", headers={**auth, "Range": "bytes=200-"})
         assert resumed[0] == 206 and resumed[2] == body[200:], book["name"]
         if book["name"] in ("Formats c002.cbr", "Formats c003.pdf", "Formats c005.cb7"):
             assert book["sizeBytes"] > 0  # an estimate: solid archives and PDFs are unpacked or rendered to know
         else:
             assert book["sizeBytes"] == len(body), book["name"]  # exact: a directory or headers give each length
+
+
+def test_a_non_solid_archive_is_measured_in_one_pass_and_a_member_that_is_no_image_left_out(formats, monkeypatch):
+    from library import libarch
+    opened = []
+    read_member = libarch.member
+    monkeypatch.setattr(libarch, "member", lambda *a: opened.append(a[1]) or read_member(*a))
+    path = "/download/Formats/0/6/"
+    status, headers, first = formats.get(path, headers={"Range": "bytes=0-1"})
+    assert status == 206 and first == b"PK" and opened == []  # the length from the tar's listing alone
+    body = formats.get(path)[2]
+    assert int(headers["Content-Range"].rpartition("/")[2]) == len(body)
+    names = zipfile.ZipFile(io.BytesIO(body)).namelist()
+    assert opened == ["001.png", "002.png", "003.png"] and names == ["ComicInfo.xml", *opened]
