@@ -24,6 +24,7 @@ from django.http import HttpResponse, HttpResponseNotModified, StreamingHttpResp
 
 from catalog import overrides
 from library import files, libarch
+from library import meta as library_meta
 from library.folders import inside
 from library.imagesize import detect
 from reader import lookup
@@ -147,16 +148,14 @@ def _people(manga, key):
 
 def _series_fields(manga):
     meta = manga.meta if isinstance(manga.meta, dict) else {}
-    genres = meta.get("genres")
     return {"Series": manga.title, "Summary": str(meta.get("description") or ""), "Writer": _people(manga, "authors"),
-            "Penciller": _people(manga, "artists"),
-            "Genre": ", ".join(g for g in genres if isinstance(g, str)) if isinstance(genres, list) else "",
+            "Penciller": _people(manga, "artists"), "Genre": ", ".join(library_meta.genres(manga.meta)),
             "LanguageISO": meta.get("language") if isinstance(meta.get("language"), str) else ""}
 
 
 def _volume(book_key):
     """ComicInfo's Volume (an integer): the book's number when it is a whole one."""
-    return int(book_key) if book_key.isdigit() and book_key != "0" else None
+    return int(book_key) if book_key.isdigit() and 0 < int(book_key) < 2**31 else None  # xs:int
 
 
 def _format(direction):
