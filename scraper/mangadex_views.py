@@ -2,10 +2,11 @@
 chapters they read there, and an admin follows series from their follows list.
 
 The daemon makes every request to MangaDex (scraper/mangadex_accounts.py, through its HttpClient)
-and keeps the tokens; the reader names the signed-in user in each call, so a user only ever
-reaches their own connection. Read markers come back as MangaDex chapter ids; the reader matches
-them to the chapter.json `sourceId` of the chapters the downloader wrote, and the owner of progress
-marks them finished (events.read_markers). Following stays an admin action (the admin proxy).
+and keeps the tokens; the reader names the signed-in user (and when the account was made) in each
+call, so a user only ever reaches their own connection. Read markers come back as MangaDex chapter
+ids; the reader matches them to the chapter.json `sourceId` of the chapters the downloader wrote,
+and the owner of progress marks them finished (events.read_markers). Following stays an admin
+action (the admin proxy).
 """
 from urllib.parse import quote
 
@@ -37,8 +38,14 @@ def _daemon(method, path, body=None):
     return data
 
 
+def _owner(request):
+    """The connection's owner at the daemon: the user name and when that account was made, so an
+    account deleted and made again under the same name does not inherit the old connection."""
+    return f"{request.account['name']}#{request.account.get('created') or 0}"
+
+
 def _me(request):
-    return quote(request.account["name"], safe="")
+    return quote(_owner(request), safe="")
 
 
 @page(auth="user")
@@ -53,12 +60,12 @@ def account(request):
     connect; the password goes to MangaDex's auth server once and is not kept."""
     if request.method == "GET":
         return _daemon("GET", f"/account?user={_me(request)}")
-    return _daemon("POST", "/account", {**request.data, "user": request.account["name"]})
+    return _daemon("POST", "/account", {**request.data, "user": _owner(request)})
 
 
 @api(auth="user", methods=("POST",))
 def disconnect(request):
-    return _daemon("POST", "/account/disconnect", {"user": request.account["name"]})
+    return _daemon("POST", "/account/disconnect", {"user": _owner(request)})
 
 
 @api(auth="admin")

@@ -95,3 +95,14 @@ def test_a_revoked_connection_says_reconnect_and_a_bad_password_says_why(reader,
     assert status == 409 and "needs to be made again" in data["error"]
     account = user.get("/api/mangadex/account")[2]["account"]
     assert account["state"] == "reconnect" and "Token is not active" in account["error"]
+
+
+def test_an_account_made_again_under_the_same_name_does_not_inherit_the_connection(reader, dex):
+    admin = reader.client().signup("admin", PASSWORD)
+    assert admin.post("/api/admin/user", {"name": "reader", "password": PASSWORD})[0] == 200
+    _connect(reader.client().login("reader", PASSWORD), dex)
+    assert admin.post("/api/admin/user/delete", {"name": "reader"})[0] == 200
+    assert admin.post("/api/admin/user", {"name": "reader", "password": PASSWORD})[0] == 200
+    again = reader.client().login("reader", PASSWORD)
+    assert again.get("/api/mangadex/account")[2]["account"]["connected"] is False
+    assert again.post("/api/mangadex/read-markers", {})[0] == 404
