@@ -97,12 +97,16 @@
       }, "Cancel"));
     }
     const done = job.scope.chapters ? `${job.done.length} / ${job.scope.chapters}` : "";
+    // The error goes under the job, the widest column: in a column of its own it got a few
+    // characters a line, and the table ran past its column at 1280 px, Cancel cut off.
     return h("tr", { className: `sc-${job.state}` },
-      h("td", null, job.kind), h("td", null, job.source), h("td", { className: "sc-wrap" }, job.series || ""),
+      h("td", { className: "sc-job" }, h("span", null, `${job.kind} · ${job.source}`),
+        job.series ? h("div", { className: "sc-wrap" }, job.series) : null,
+        job.error ? h("div", { className: "sc-wrap error" }, job.error) : null),
       h("td", null, h("span", { className: `sc-state sc-state-${job.state}` }, job.state),
         job.notBefore ? h("div", { className: "muted" }, `not before ${when(job.notBefore)}`) : null),
       h("td", null, done), h("td", null, `${job.attempts}` + (job.stalls ? ` (stalls ${job.stalls})` : "")),
-      h("td", { className: "sc-wrap error" }, job.error || ""), h("td", { className: "sc-actions" }, actions));
+      h("td", { className: "sc-actions" }, actions));
   }
 
   async function renderQueue() {
@@ -113,7 +117,7 @@
       key: "queue", items: list.jobs, id: (j) => j.id, title: jobTitle, text: jobText, noun: "job", nouns: "jobs",
       facets: [{ name: "state", label: "State", of: (j) => (j.state === "queued" || j.state === "running" ? "active" : j.state) },
         { name: "source", label: "Source", of: (j) => j.source }],
-      start: { state: "active" }, head: ["Kind", "Source", "Series", "State", "Chapters", "Attempts", "Error", ""],
+      start: { state: "active" }, head: ["Job", "State", "Chapters", "Attempts", ""],
       row: (job) => jobRow(job, queued.indexOf(job), queued.length), actions: [retryJob, cancelJob],
       redraw: draw, refresh: render,
     }));
@@ -241,7 +245,7 @@
     const search = async (event) => {
       event.preventDefault();
       results.replaceChildren(h("p", { className: "muted" }, "Searching…"));
-      await guarded(async () => {
+      const searched = await guarded(async () => {
         const source = select.value;
         const [data, { series }, { jobs }] = await Promise.all([
           call(`search?source=${encodeURIComponent(source)}&q=${encodeURIComponent(query.value)}`), call("series"), call("jobs")]);
@@ -252,6 +256,8 @@
         results.replaceChildren(table(["Cover", "Title", "Year", "Status", "Languages", ""],
           data.results.map((r) => resultRow(source, r, subscribed.has(r.id)))));
       });
+      // A failed search must not leave "Searching…" up (the toast says why; offline replaces the panel).
+      if (!searched) results.replaceChildren(h("p", { className: "error" }, "The search failed; try again."));
     };
     const path = h("input", { type: "text", name: "path", placeholder: "/srv/import/Some Manga", "aria-label": "Folder path" });
     const folder = sources.some((s) => s.key === "folder") ? h("form", { className: "card sc-form", onsubmit: (e) => {
