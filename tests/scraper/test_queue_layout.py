@@ -6,6 +6,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from tests.support import axe
+
 pytestmark = pytest.mark.browser
 
 FITS = """() => {
@@ -26,6 +28,7 @@ FITS = """() => {
 @pytest.fixture
 def page(server, admin, desktop):
     desktop.add_cookies([{"name": "sid", "value": admin.cookies["sid"], "url": server.url}])
+    desktop.add_init_script(script=axe.source())
     page = desktop.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -49,6 +52,7 @@ def test_the_queue_fits_1280_px_with_its_error_readable_and_cancel_in_view(serve
     assert fits["table"] <= fits["column"] and fits["outside"] == [], fits
     assert fits["errorWidth"] >= 160, fits  # not a few characters a line
     assert page.get_by_role("button", name="Cancel").first.is_visible()
+    assert axe.violations(page) == []
 
 
 def test_a_failed_search_says_so_instead_of_searching_on(server, page, reader_daemon):
@@ -69,3 +73,4 @@ def test_a_disabled_import_button_does_not_look_like_the_one_to_press(server, pa
     look = "b => [getComputedStyle(b).backgroundColor, getComputedStyle(b).color]"
     search = page.get_by_role("button", name="Search", exact=True).evaluate(look)
     assert imports.evaluate(look) != search and imports.evaluate(look)[0] != "rgb(240, 163, 94)"  # --accent
+    assert axe.violations(page) == []
