@@ -162,6 +162,8 @@ def main(argv=None):
         rows.append(row)
         say("shallow check")
         rows.append(scanning.shallow_check(library, index, opts["runs"] * 5))
+        say("full scan with rename detection")
+        rows.append(scanning.rename_scan(library, index, work / "data-renames", opts["runs"]))
         say("the same pages as CBZ archives: full scan and rescan")
         cbz_root, _archives = archives.cbz_copy(library, work / "cbz")
         rows += archives.scan_rows(library, cbz_root, opts["runs"])

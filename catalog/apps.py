@@ -5,7 +5,7 @@ class CatalogConfig(AppConfig):
     name = "catalog"
 
     def ready(self):
-        from mangacircus import backups, localadmin
+        from mangacircus import backups, events, localadmin
         from mangacircus.pages import settings_section
 
         from . import research, store
@@ -14,6 +14,7 @@ class CatalogConfig(AppConfig):
         localadmin.register("catalog-import", research.import_handler)
         localadmin.register("catalog-export", research.export_handler)
         backups.register_snapshot(store.FILE, store.STATE.snapshot)  # as of now or of its next flush
+        events.library_moved.connect(store.on_moved)
 
     def check_runtime(self):
         from . import store

@@ -14,8 +14,10 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 
 from mangacircus import events
+from mangacircus import moves as moved
 from mangacircus.clock import now_ms
 from mangacircus.errors import Conflict, Unavailable
+from mangacircus.moves import Move
 from mangacircus.store import Document, Store
 
 SCHEMA = 1
@@ -104,3 +106,27 @@ def edit(by: str, rev: int | None = None) -> Iterator[Change]:
     if outer and _local.names:
         names, _local.names = _local.names, set()
         events.catalog_changed.send(names)
+
+
+def on_moved(moves: list[Move]) -> None:
+    """events.library_moved: relations, groups, overrides and open proposals name a renamed manga by
+    its new name (a name already overridden keeps its own override); the history keeps the old."""
+    renamed = {m.old: m.new for m in moves if m.old != m.new}
+    if not renamed:
+        return
+    with edit("library scan") as change:
+        data = change.data
+        for item in [*data["relations"], *(p for p in data["proposals"] if p.get("state") == "open")]:
+            for key in ("a", "b", "m"):
+                if item.get(key) in renamed:
+                    item[key] = renamed[item[key]]
+        for group in data["groups"]:
+            if isinstance(group.get("members"), list):
+                moved.names(group["members"], moves)
+        overrides = data["overrides"]
+        for old, new in renamed.items():
+            if old in overrides:
+                kept = overrides.pop(old)
+                overrides.setdefault(new, kept)
+        change.what = "renamed " + ", ".join(f"{a} → {b}" for a, b in renamed.items())
+        change.names = set(renamed) | set(renamed.values())

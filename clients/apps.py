@@ -7,7 +7,17 @@ class ClientsConfig(AppConfig):
     name = "clients"
 
     def ready(self):
+        from mangacircus import events
         from mangacircus.pages import settings_section
+
+        from .komga import ids
+
+        events.library_moved.connect(ids.forget)
 
         settings_section("user", "apps", "Apps", "mc-settings-apps", order=50)
         settings_section("admin", "apps", "Apps & downloads", "mc-settings-admin-apps", order=40)
+
+    def start_runtime(self):
+        from .komga import ids
+
+        ids.forget()  # the ids of another DATA (tests start several in one process)

@@ -7,26 +7,34 @@ class LibraryConfig(AppConfig):
     name = "library"
 
     def ready(self):
-        from mangacircus import events, health
+        from mangacircus import backups, events, health
 
-        from . import service, thumbs
+        from . import ids, service, thumbs
 
         health.register("library", service.health)
         events.scan_finished.connect(thumbs.on_scan)
+        backups.register_snapshot(ids.FILE, ids.STATE.snapshot)
+
+    def check_runtime(self):
+        from . import ids
+
+        ids.STATE.check()
 
     def start_runtime(self):
-        from . import links, service, thumbs
+        from . import ids, links, service, thumbs
 
         if links.enabled():
             links.secret()  # DATA/link-secret.nginx exists before the proxy is (re)loaded
+        ids.STATE.open()
         thumbs.start()
         service.start()
 
     def stop_runtime(self):
-        from . import service, thumbs
+        from . import ids, service, thumbs
 
         service.stop()
         thumbs.stop()
+        ids.STATE.close()
 
 
 @checks.register()

@@ -113,6 +113,11 @@ class Version:
             pages = [p._replace(tags=p.tags + self.tags[p.file]) if p.file in self.tags else p for p in pages]
         return pages
 
+    def fingerprint(self) -> tuple[int, str, bytes]:
+        """What tells its pages apart whatever the folders above it are called (library/renames.py):
+        its folder's (or archive's) mtime, which a rename keeps, and its pages' names and sizes."""
+        return (self.stamp & _MTIME_MASK, self._files, self._sizes.tobytes())
+
     def archive_member(self, file: str) -> str:
         """The member name of one of its pages inside its archive."""
         assert self.archive is not None, "only a version inside an archive has members"

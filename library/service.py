@@ -30,7 +30,7 @@ from django.conf import settings
 from mangacircus import events, incidents, pauses
 from mangacircus.errors import Unavailable
 
-from . import faults, index, snapshot
+from . import faults, index, renames, snapshot
 from .scan import Aborted, Scan, differs, make_report, now_ms
 
 log = logging.getLogger(__name__)
@@ -205,6 +205,8 @@ class Scanner:
             return report
         if previous.unavailable:
             log.warning("library: %s can be read again", self.root)
+        # Before the new index is seen: a renamed manga shows its users' data at once, and is no new one
+        renames.apply(previous, new, report)
         replaced = differs(previous, new)
         if replaced:
             index.replace(new)

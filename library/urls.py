@@ -10,4 +10,6 @@ urlpatterns = [
     re_path(r"^lib-thumb(?:/(?P<rel>[\s\S]*))?$", views.page_thumbnail, name="mc-page-thumb"),
     # /api/admin: library
     path("api/admin/rescan", views.admin_rescan),
+    path("api/admin/renames", views.admin_renames),
+    path("api/admin/renames/undo", views.admin_rename_undo),
 ]

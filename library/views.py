@@ -2,9 +2,9 @@
 and the admin's "scan now"."""
 from django.http import JsonResponse
 
-from mangacircus.http import api, field
+from mangacircus.http import api, field, text_field
 
-from . import files, guard, index, page_thumbs, service, thumbs
+from . import files, guard, ids, index, page_thumbs, renames, service, thumbs
 
 RESCAN_WAIT = 600  # seconds an admin's "scan now" waits for its report
 
@@ -75,3 +75,16 @@ def admin_rescan(request):
         message = "the scan is still running; its report will be on the admin screen"
         return JsonResponse({"scanning": True, "message": message}, status=202)
     return report
+
+
+@api(auth="admin")
+def admin_renames(request):
+    """GET /api/admin/renames: the renames and renumberings the scans recognised, newest first."""
+    return {"renames": ids.renames()}
+
+
+@api(auth="admin", methods=("POST",))
+def admin_rename_undo(request):
+    """POST /api/admin/renames/undo {id}: that rename was a wrong match; the data goes back."""
+    move = renames.undo(text_field(request.data, "id"))
+    return {"undone": {"from": move.old, "to": move.new, "chapters": move.chapters}, "renames": ids.renames()}

@@ -66,3 +66,8 @@ catalog_changed = Event("catalog changed", "names")
 # id, version name, pages)]} of the chapters here they read there; the owner of progress marks them
 # finished and adds its counts to `result` ({"marked", "already"}).
 read_markers = Event("read markers imported", "user, matches, result")
+# After a scan that recognised renamed manga folders or renumbered chapters (library/renames.py),
+# before scan_finished: each owner of data keyed by manga name or chapter id re-keys it
+# (mangacircus/moves.py); the reader's db.json owners together, under one db.lock(), so the move is
+# one change on disk. `moves`: [Move]. A callback that raises is logged; the others still run.
+library_moved = Event("manga renamed or chapters renumbered", "moves", robust=True)

@@ -7,13 +7,14 @@ class PeersConfig(AppConfig):
     name = "peers"
 
     def ready(self):
-        from mangacircus import backups
+        from mangacircus import backups, events
         from mangacircus.pages import settings_section
 
         from . import actions, store
 
         actions.register()
         backups.register_snapshot(store.FILE, store.STATE.snapshot)  # as of now or of its next flush
+        events.library_moved.connect(store.on_moved)
         settings_section("admin", "peers", "Peers", "mc-admin-peers", order=60)
 
     def check_runtime(self):

@@ -25,8 +25,10 @@ from urllib.parse import urlsplit
 
 import orjson
 
+from mangacircus import moves as moved
 from mangacircus.errors import Conflict, Invalid, NotFound
 from mangacircus.jsonfile import read_capped
+from mangacircus.moves import Move
 from mangacircus.store import Document, Store
 
 if TYPE_CHECKING:
@@ -207,3 +209,15 @@ def shares(name: str, manga: str) -> bool:
     """Whether peer `name` may see the manga folder `manga`."""
     policy = get(name)["share"]
     return policy == "all" or (isinstance(policy, list) and manga in policy)
+
+
+def on_moved(moves: list[Move]) -> None:
+    """events.library_moved: a share list names a renamed manga by its new name."""
+    with STATE.read() as data:
+        lists = [peer["share"] for peer in data["peers"].values() if isinstance(peer.get("share"), list)]
+        if not any(m.old in share for share in lists for m in moves):
+            return
+    with STATE.edit() as data:
+        for peer in data["peers"].values():
+            if isinstance(peer.get("share"), list) and moved.names(peer["share"], moves):
+                peer["share"].sort()

@@ -21,7 +21,9 @@ from accounts import users as accounts_users
 from library import index as library_index
 from library import meta as library_meta
 from mangacircus import db
+from mangacircus import moves as moved
 from mangacircus.errors import Invalid
+from mangacircus.moves import Move
 
 if TYPE_CHECKING:
     from accounts.users import User
@@ -45,14 +47,18 @@ def forget_user(name: str) -> None:
     db.section("restrictions").pop(name, None)
 
 
+def on_moved(moves: list[Move]) -> None:
+    """events.library_moved (under db.lock()): a user allowed only some manga keeps them renamed."""
+    for stored in db.section("restrictions").values():
+        if isinstance(stored, dict) and isinstance(stored.get("only"), list) and moved.names(stored["only"], moves):
+            stored["only"].sort()
+    _compiled.clear()
 
 
 def validate(data: dict[str, Any]) -> None:
     for name, rule in data.get("restrictions", {}).items():
         if not isinstance(rule, dict):
             raise ValueError(f'the restrictions of "{name}" must be an object')
-
-
 
 
 def _name(user: UserRef) -> str:

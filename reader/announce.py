@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 from accounts import users
 from mangacircus import db
+from mangacircus import moves as moved
 from mangacircus.errors import Conflict, Invalid
+from mangacircus.moves import Move
 
 from . import access, lookup, notes, prefs, social, webhooks
 
@@ -30,6 +32,17 @@ if TYPE_CHECKING:
 def label(manga: Manga, chapter: Chapter) -> str:
     """'Moon Garden · Ch. 6: Frost', 'Moon Garden · Extra 1: Omake'."""
     return f"{manga.title} · {lookup.chapter_name(chapter)}"
+
+
+def on_moved(moves: list[Move]) -> None:
+    """events.library_moved (under db.lock()): the chapters known of a renamed manga stay known, so
+    a rename announces nothing; a renumbered chapter is known under its new id too."""
+    known = db.section("known")
+    for move in moves:
+        moved.manga_key(known, move, prefer=lambda a, b: b + [c for c in a if c not in b], nested=False)
+        seen = known.get(move.new)
+        if isinstance(seen, list):
+            seen.extend(c for c in move.chapters.values() if c not in seen)
 
 
 def _new_chapters(current: Index, names: Iterable[str]) -> dict[str, list[Chapter]]:

@@ -19,6 +19,7 @@ class ReaderConfig(AppConfig):
         guard.register(access.can_see, limited=access.restricted)  # for /lib/ and the thumbnails
         for owner in (access, progress, votes, notes, social, dismissals):
             events.user_deleted.connect(owner.forget_user)
+        events.library_moved.connect(_moved_in_db)
         events.scan_finished.connect(access.on_scan)
         events.scan_finished.connect(announce.on_scan)
         events.read_markers.connect(markers.on_read_markers)
@@ -36,6 +37,21 @@ class ReaderConfig(AppConfig):
         from . import webhooks
 
         webhooks.stop()
+
+
+def _moved_in_db(moves):
+    """events.library_moved: every db.json section this app owns follows, under one db.lock(), so
+    the move is one change on disk."""
+    from mangacircus import db
+
+    from . import access, announce, dismissals, notes, progress, reading_clock, social, votes
+
+    if not db.is_open():  # a scan outside the reader (bench, scan command): nothing to carry
+        return
+    with db.lock():
+        for owner in (access, progress, reading_clock, votes, notes, social, dismissals, announce):
+            owner.on_moved(moves)
+        db.touch()
 
 
 @checks.register()

@@ -3,7 +3,9 @@ discovery feed (newest MAX kept). Undoing a dismissal removes the entry."""
 from __future__ import annotations
 
 from mangacircus import db
+from mangacircus import moves as moved
 from mangacircus.clock import now_ms
+from mangacircus.moves import Move
 
 MAX = 1000
 
@@ -12,6 +14,9 @@ def forget_user(name: str) -> None:
     db.section("dismissed").pop(name, None)
 
 
+def on_moved(moves: list[Move]) -> None:
+    """events.library_moved (under db.lock())."""
+    moved.per_user(db.section("dismissed"), moves, nested=False)
 
 
 def dismissed(user: str) -> dict[str, int]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from mangacircus import db
 from mangacircus.clock import now_ms
+from mangacircus.moves import Move
 
 from . import access
 
@@ -20,6 +21,19 @@ def forget_user(name: str) -> None:
     db.section("notes").pop(name, None)
 
 
+
+def on_moved(moves: list[Move]) -> None:
+    """events.library_moved (under db.lock()): notifications name the manga and chapter as they are
+    called now, so their links (lookup.note_url) lead there."""
+    renamed = {m.old: m for m in moves}
+    for mine in db.section("notes").values():
+        for note in mine if isinstance(mine, list) else ():
+            name = note.get("m") if isinstance(note, dict) else None
+            move = renamed.get(name) if isinstance(name, str) else None
+            if move is not None:
+                note["m"] = move.new
+                cid = note.get("c")
+                note["c"] = move.chapters.get(cid, cid) if isinstance(cid, str) else cid
 
 
 def add(user: str, items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

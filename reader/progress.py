@@ -8,7 +8,9 @@ from collections.abc import Callable, Collection, Iterable
 from typing import Any, TypedDict, cast
 
 from mangacircus import db
+from mangacircus import moves as moved
 from mangacircus.clock import now_ms
+from mangacircus.moves import Move
 
 
 class Progress(TypedDict):
@@ -33,6 +35,10 @@ def forget_user(name: str) -> None:
     _changed(name)
 
 
+def on_moved(moves: list[Move]) -> None:
+    """events.library_moved (under db.lock()): positions follow a renamed manga or chapter; where
+    both have one, the newer is kept."""
+    moved.per_user(db.section("progress"), moves, prefer=lambda a, b: a if a.get("t", 0) > b.get("t", 0) else b)
 
 
 def chapter_progress(user: str, manga: str, cid: str) -> Progress | None:

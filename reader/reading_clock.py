@@ -21,9 +21,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from mangacircus import db
+from mangacircus import moves as moved
 from mangacircus.clock import now_ms
 from mangacircus.errors import Conflict, Invalid
 from mangacircus.http import field, text_field
+from mangacircus.moves import Move
 
 if TYPE_CHECKING:
     from library.model import Version
@@ -170,6 +172,11 @@ def _lease_answer(user: str, p: Pulse) -> dict[str, Any]:
     lease = _leases.get(user)
     held = bool(lease and lease["session"] == p["session"])
     return {"held": held, "ms": LEASE_MS if held else 0}
+
+
+def on_moved(moves: list[Move]) -> None:
+    """events.library_moved (under db.lock()): the reading history follows a renamed manga or chapter."""
+    moved.per_user(db.section("reading"), moves)
 
 
 def _entry(user: str, manga: str, cid: str) -> dict[str, Any] | None:

@@ -6,12 +6,17 @@ Notifications are reader/notes.py's.
 from __future__ import annotations
 
 from mangacircus import db
+from mangacircus import moves as moved
+from mangacircus.moves import Move
 
 
 def forget_user(name: str) -> None:
     db.section("follows").pop(name, None)
 
 
+def on_moved(moves: list[Move]) -> None:
+    """events.library_moved (under db.lock()): a follow follows the renamed manga."""
+    moved.per_user(db.section("follows"), moves, nested=False)
 
 
 def follow(user: str, manga: str, on: bool) -> bool:

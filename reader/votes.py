@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mangacircus import db
+from mangacircus import moves as moved
+from mangacircus.moves import Move
 
 if TYPE_CHECKING:
     from library.model import Chapter
@@ -19,6 +21,11 @@ def forget_user(name: str) -> None:
                 voters.pop(name, None)
 
 
+def on_moved(moves: list[Move]) -> None:
+    """events.library_moved (under db.lock()): votes[manga][chapter id] follow; where a version has
+    votes in both, those already there stay."""
+    for move in moves:
+        moved.manga_key(db.section("votes"), move)
 
 
 def vote(user: str, manga: str, cid: str, version: str, value: int) -> None:

@@ -5,11 +5,15 @@ from django.http import HttpResponseRedirect
 from django.views.decorators.http import require_http_methods
 
 from accounts import users
+from library import ids as library_ids
+from library import renames as library_renames
 from library import service as library_service
 from mangacircus import incidents
 from mangacircus.errors import Unavailable
 from mangacircus.http import api
 from mangacircus.pages import page, render_section
+
+RENAMES_SHOWN = 20
 
 
 @api(auth="admin")
@@ -21,6 +25,10 @@ def admin_overview(request):
 @page(auth="admin")
 @require_http_methods(["GET", "POST"])
 def library(request):
+    if request.method == "POST" and request.POST.get("undo"):
+        move = library_renames.undo(request.POST["undo"])
+        messages.success(request, f"Undone: the data of {move.old} is back under {move.new}.")
+        return HttpResponseRedirect(request.path)
     if request.method == "POST":
         full = request.POST.get("full") == "1"
         report = library_service.scan_now(full=full)
@@ -32,4 +40,4 @@ def library(request):
         return HttpResponseRedirect(request.path)
     summary = library_service.admin_summary()
     return render_section(request, "settings/library.html", "admin", "library", library=settings.LIBRARY,
-                          summary=summary)
+                          summary=summary, renames=library_ids.renames()[:RENAMES_SHOWN])

@@ -222,6 +222,8 @@ MATRIX = [
     (THUMB,                                   "GET",  f"/thumb/{MOON}/{'0' * 32}.webp",      None,             401, 200, 200, 200),
     (THUMB,                                   "GET",  f"/thumb/{MOON}/db.json",              None,             401, 404, 404, 404),
     ("api/admin/rescan",                      "POST", "/api/admin/rescan",                   {"full": False},  401, 403, 403, 200),
+    ("api/admin/renames",                     "GET",  "/api/admin/renames",                  None,             401, 403, 403, 200),
+    ("api/admin/renames/undo",                "POST", "/api/admin/renames/undo",             {"id": "nope"},   401, 403, 403, 404),
     # peers/urls.py: the peer API takes a peer's secret and never a session; the admin's peer screens
     ("api/peer/catalog",                      "GET",  "/api/peer/catalog",                   None,             401, 401, 401, 401),
     ("api/peer/page",                         "GET",  f"/api/peer/page?m={MOON}&v=b01%20Spring/c0001%20Seeds&f=001.png", None, 401, 401, 401, 401),

@@ -1,12 +1,14 @@
-"""Stable ids for the apps: derived from names, so they survive restarts and rescans (and change
-when a folder is renamed). Series `s` + 20 base32 characters of SHA-256("series\\0" + manga name),
-book `b` + 20 of SHA-256("book\\0" + manga + "\\0" + chapter id): fixed length, [a-z2-7] only, so
-they never clash with words in the paths (list, new, ondeck …)."""
+"""Stable ids for the apps, made from each manga's origin (library/ids.py: the name it was first
+seen with), so they survive restarts, rescans and renames the scan recognises, and a library never
+renamed keeps the ids it always had. Series `s` + 20 base32 characters of
+SHA-256("series\\0" + origin), book `b` + 20 of SHA-256("book\\0" + origin + "\\0" + origin chapter
+id): fixed length, [a-z2-7] only, so they never clash with words in the paths (list, new, ondeck …)."""
 import base64
 import functools
 import hashlib
 import threading
 
+from library import ids as library_ids
 from library import index as library_index
 
 LIBRARY_ID = "mangacircus"
@@ -19,12 +21,21 @@ def _short(text):
 
 @functools.lru_cache(maxsize=200_000)
 def series_id(manga_name):
-    return "s" + _short(f"series\0{manga_name}")
+    return "s" + _short(f"series\0{library_ids.origin(manga_name)}")
 
 
 @functools.lru_cache(maxsize=200_000)
 def book_id(manga_name, chapter_id):
-    return "b" + _short(f"book\0{manga_name}\0{chapter_id}")
+    origin = library_ids.origin(manga_name)
+    return "b" + _short(f"book\0{origin}\0{library_ids.chapter_origin(manga_name, chapter_id)}")
+
+
+def forget(moves=None):
+    """events.library_moved: the ids of the names involved are made again from their origins."""
+    global _maps
+    series_id.cache_clear()
+    book_id.cache_clear()
+    _maps = (None, {}, {})
 
 
 # (Index, series id → manga, book id → (manga, chapter)) for the latest index: the index is
