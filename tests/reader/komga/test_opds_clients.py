@@ -13,6 +13,7 @@ loopback, and checked against the OPDS 1.2 RelaxNG schema:
 The library: the tiny tree, plus a manga whose tags hold "/" and "#" and whose chapter mixes PNG,
 WebP and JPEG pages."""
 import asyncio
+import concurrent.futures
 import shutil
 import subprocess
 from pathlib import Path
@@ -106,7 +107,10 @@ def _comiccatcher(opds, path):
             assert response.status_code == 200, response.text[:200]
             return await parse_opds12(response.text, client, opds.url + path)
 
-    return asyncio.run(run())
+    # In a thread of its own: a worker that ran a browser test before holds Playwright's event loop
+    # in this thread, where asyncio.run() is refused.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, run()).result(timeout=60)
 
 
 def _manga_href(opds, title):
