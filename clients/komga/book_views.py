@@ -215,12 +215,13 @@ def book_pages(request, bid):
     return dto.pages(_version(request, bid)[2])
 
 
-def page_response(request, version, number):
-    """The page image through /lib/'s own checks and answer (library/files.py)."""
+def page_response(request, version, number, width=None):
+    """The page image through /lib/'s own checks and answer (library/files.py); `width`: the pixels
+    a PDF's page is drawn at (its width ladder), the others have one size."""
     names = version.files()
     if not 0 <= number < len(names):
         raise Invalid("Page number does not exist")
-    response = files.page_response(request, f"{version.path}/{names[number]}")
+    response = files.page_response(request, f"{version.path}/{names[number]}", width)
     if response is None:
         raise NotFound("the page image cannot be read")
     return response

@@ -4,6 +4,7 @@ import functools
 from datetime import date, datetime, timezone
 
 from catalog import overrides
+from library import files as library_files
 from library import meta as library_meta
 from library.model import stamp_ms
 from reader import lookup
@@ -214,8 +215,10 @@ def _book(manga, chapter, position, version):
 
 
 def pages(version):
+    """A book's pages as Komga lists them; a solid archive's are measured here at the first ask
+    (library.files.pages_with_sizes), as an app asks for them when it opens the book."""
     out = []
-    for n, page in enumerate(version.pages(), start=1):
+    for n, page in enumerate(library_files.pages_with_sizes(version), start=1):
         ext = page.file.rsplit(".", 1)[-1].lower()
         out.append({"number": n, "fileName": page.file, "mediaType": MEDIA_TYPES.get(ext, "image/jpeg"),
                     "width": page.w, "height": page.h, "sizeBytes": None, "size": ""})

@@ -215,14 +215,17 @@ def manga(request, sid):
 
 @app_view(cookies=False)
 def page(request, bid, n):
-    """A streamed page: {pageNumber} counts from 0; maxWidth is accepted and the page sent at its size;
-    `type=jpeg` (what the link of a chapter of mixed image types asks for) sends it as a JPEG."""
+    """A streamed page: {pageNumber} counts from 0; maxWidth draws a PDF's page at that width (the
+    first step of its ladder as wide), other pages are sent at their size; `type=jpeg` (what the
+    link of a chapter of mixed image types asks for) sends it as a JPEG."""
     wanted = request.GET.get("type")
     if wanted not in (None, "", "jpeg"):
         raise Invalid("type must be jpeg")
+    max_width = request.GET.get("maxWidth", "")
+    width = int(max_width) if max_width.isascii() and max_width.isdigit() and 0 < int(max_width) <= 100_000 else None
     version = book_views._version(request, bid)[2]
     if not wanted:
-        return book_views.page_response(request, version, n)
+        return book_views.page_response(request, version, n, width)
     names = version.files()
     if not 0 <= n < len(names):
         raise Invalid("Page number does not exist")

@@ -448,3 +448,20 @@ def test_covers_and_page_thumbnails_are_made_from_each_format(served, manga, cid
     assert max(Image.open(io.BytesIO(body)).size) <= 270
     status, headers, body = user.get(f"/thumb/{quote(manga)}")
     assert status == 200 and headers["Content-Type"] == "image/webp" and Image.open(io.BytesIO(body)).size[0] > 0
+
+
+def test_komga_apps_get_a_solid_archives_page_sizes_and_opds_streams_every_format(served, library):
+    srv, _, _ = served
+    app = srv.client()
+    auth = {"Authorization": basic("admin")}
+    books = {b["name"]: b["id"] for b in app.get("/komga/api/v1/books?size=50", headers=auth)[2]["content"]}
+    status, _, listed = app.get(f"/komga/api/v1/books/{books['Komga Formats c003.cbr']}/pages", headers=auth)
+    assert status == 200 and [(p["width"], p["height"]) for p in listed] == [PNG_48] * 3  # solid RAR5
+    for name, archive in (("Komga Formats c001.cbr", "Komga Formats/Komga Formats c001.cbr"),
+                          ("Made Here c001.cb7", "Made Here/Made Here c001.cb7")):
+        originals = members_of(library / archive)
+        status, _, body = app.get(f"/opds/books/{books[name]}/pages/0?maxWidth=800", headers=auth)
+        assert status == 200 and body in originals.values(), name
+    # a PDF's page streamed at the width the app asks for
+    status, _, body = app.get(f"/opds/books/{books['Pdf Shelf v02.pdf']}/pages/0?maxWidth=800", headers=auth)
+    assert status == 200 and jpeg_size(body) == (800, 800)
