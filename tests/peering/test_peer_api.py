@@ -119,8 +119,9 @@ def test_wrong_disabled_and_revoked_secrets_get_401(server, paired):
 def test_wrong_secrets_count_towards_the_login_limit(server, paired):
     statuses = [peer_get(server, "/api/peer/catalog", f"wrong-{n:02d}-secret-0123456789abc")[0] for n in range(11)]
     assert statuses == [401] * 10 + [429]
-    status, headers, _ = peer_get(server, "/api/peer/catalog")
+    status, headers, data = peer_get(server, "/api/peer/catalog")
     assert status == 429 and int(headers["Retry-After"]) > 0  # even the right secret waits
+    assert data == {"error": "too many attempts; try again in 15 minutes"}  # in words, not seconds
     # and the sign-in page shares the address's budget: 30 wrong attempts of any kind
     for n in range(20):
         server.client().post("/api/login", {"name": f"someone{n}", "password": "wrong password"})
