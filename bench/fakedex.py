@@ -130,6 +130,7 @@ class FakeDex:
         self.following, self.read = {}, {}      # username -> [manga ids]; username -> [chapter ids]
         self.grants = []                        # (grant_type, username or None) of every token request
         self.access_seconds = 900
+        self.authorizations = []                # the Authorization header of every request (None: none)
 
     # The corpus
 
@@ -315,6 +316,7 @@ class FakeDex:
             self.kinds[kind] += 1
             self.log.append((time.monotonic(), path))
             self.user_agents.add(h.headers.get("User-Agent"))
+            self.authorizations.append(h.headers.get("Authorization"))
             scripted = self.script.get(path) or self.kind_script.get(kind)
             action = scripted.pop(0) if scripted else self.always.get(path) or self.kind_always.get(kind)
             flaky = (self.flaky and (self.flaky_kinds is None or kind in self.flaky_kinds)

@@ -197,7 +197,8 @@ def request(method, url, *, body=None, headers=None, allowed, max_redirects, dea
     addresses that are not public, and the connection goes to the address checked. Each hop gets
     `connect_timeout` to connect and `read_timeout` for the answer's head, never past `deadline`
     (a time.monotonic() value). 301, 302 and 303 go on as a GET without a body, 307 and 308 as they
-    were; a redirect without a Location is a final answer. `on_socket(sock)` sees each connected
+    were; a hop to another origin (scheme, host, port) goes without the Authorization and Cookie
+    headers; a redirect without a Location is a final answer. `on_socket(sock)` sees each connected
     socket (to abort it from another thread).
     Raises an OutboundError: NotHttp, BadUrl, Unresolvable, NotPublic, HopFailed, DeadlinePassed,
     TooManyRedirects.
@@ -209,10 +210,23 @@ def request(method, url, *, body=None, headers=None, allowed, max_redirects, dea
         if status not in REDIRECTS or not location:
             return answer
         answer.close()
-        url = urljoin(url, location)
+        url, before = urljoin(url, location), url
+        if _origin(url) != _origin(before):
+            headers = {k: v for k, v in (headers or {}).items() if k.lower() not in _CREDENTIALS}
         if status in (301, 302, 303):
             method, body = "GET", None
     raise TooManyRedirects(url)
+
+
+_CREDENTIALS = {"authorization", "cookie", "proxy-authorization"}
+
+
+def _origin(url):
+    try:
+        parts = urlsplit(url)
+        return parts.scheme, (parts.hostname or "").lower(), parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return None
 
 
 def _exchange(method, url, body, headers, allowed, deadline, connect_timeout, read_timeout, on_socket):

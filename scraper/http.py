@@ -132,13 +132,14 @@ class HttpClient:
             self._one.release()
 
     def request(self, source, url, headers=None, max_bytes=None, method="GET", body=None, record=None,
-                retries=None, deadline=None, answer=()):
+                retries=None, deadline=None, answer=(), redirects=MAX_REDIRECTS):
         """A request with every rule above; -> Response with a 2xx status, else a ScraperError.
 
         `record` (a list) gets one entry per attempt: url, status (None when none came), bytes, ms,
         cached (X-Cache says HIT), for sources that report on their image servers. `retries` and
         `deadline` may only tighten the limits (a fire-and-forget report). `answer`: 4xx statuses the
-        caller reads itself (an OAuth error body) instead of an error raised.
+        caller reads itself (an OAuth error body) instead of an error raised. `redirects`: how many
+        to follow (0 for a request that carries credentials in its body).
         """
         max_bytes = max_bytes or self.limits.max_bytes
         retries = self.limits.retries if retries is None else min(retries, self.limits.retries)
@@ -151,7 +152,7 @@ class HttpClient:
             try:
                 if self._stalled():
                     raise Stalled("no progress")
-                response = self._fetch(source, url, headers or {}, max_bytes, method, body, deadline)
+                response = self._fetch(source, url, headers or {}, max_bytes, method, body, deadline, redirects)
             except Transient as e:
                 error = e
             finally:
@@ -213,14 +214,14 @@ class HttpClient:
         seconds = when.timestamp() - time.time()
         return seconds if seconds > 0 else None
 
-    def _fetch(self, source, url, headers, max_bytes, method="GET", body=None, seconds=None):
+    def _fetch(self, source, url, headers, max_bytes, method="GET", body=None, seconds=None, redirects=MAX_REDIRECTS):
         """One request and its redirects (mangacircus/netguard.py), within one total deadline."""
         deadline = time.monotonic() + min(seconds or self.limits.deadline, self.limits.deadline)
         answer = None
         try:
             answer = netguard.request(
                 method, url, body=body, headers=_headers(headers), allowed=_private_hosts(source),
-                max_redirects=MAX_REDIRECTS,
+                max_redirects=redirects,
                 deadline=deadline, connect_timeout=self.limits.connect_timeout,
                 read_timeout=self.limits.read_timeout, on_socket=self._track)
             resp, url = answer.response, answer.url
@@ -229,7 +230,7 @@ class HttpClient:
             body = self._read(answer.sock, resp, url, max_bytes, deadline)
             return Response(resp.status, {k.lower(): v for k, v in resp.getheaders()}, body, url)
         except netguard.OutboundError as e:
-            raise self._outbound_error(e, deadline) from None
+            raise self._outbound_error(e, deadline, redirects) from None
         except (OSError, http.client.HTTPException) as e:  # reading the body
             raise self._network_error(url, e, False, deadline) from None
         finally:
@@ -243,7 +244,7 @@ class HttpClient:
         if self._is_worker():
             self._sock = sock
 
-    def _outbound_error(self, e, deadline):
+    def _outbound_error(self, e, deadline, redirects=MAX_REDIRECTS):
         if isinstance(e, netguard.HopFailed):
             return self._network_error(e.url, e.error, e.connecting, deadline)
         if isinstance(e, netguard.NotHttp):
@@ -256,7 +257,9 @@ class HttpClient:
             return Refused(f"refusing {e.host} ({e.ip}): a loopback, private or link-local address")
         if isinstance(e, netguard.DeadlinePassed):
             return Transient(f"the page deadline ({self.limits.deadline:g} s) passed")
-        return Refused(f"{_short(e.url)}: more than {MAX_REDIRECTS} redirects")
+        if not redirects:
+            return Refused(f"a redirect to {_short(e.url)}: not followed for this request")
+        return Refused(f"{_short(e.url)}: more than {redirects} redirects")
 
     def _network_error(self, url, error, connecting, deadline):
         if isinstance(error, TimeoutError):
@@ -305,10 +308,11 @@ class SourceHttp:
         return self._client.request(self._source, url, headers, max_bytes, answer=answer)
 
     def post_form(self, url, fields, answer=()):
-        """POST form fields (an OAuth token request); `answer` as in HttpClient.request."""
+        """POST form fields (an OAuth token request: a password or a secret in the body, so a redirect
+        is never followed); `answer` as in HttpClient.request."""
         return self._client.request(self._source, url, {"Content-Type": "application/x-www-form-urlencoded",
                                                         "Accept": "application/json"}, None, "POST",
-                                    urlencode(fields).encode(), answer=answer)
+                                    urlencode(fields).encode(), answer=answer, redirects=0)
 
     def get_json(self, url, headers=None):
         return self.get(url, {"Accept": "application/json", **(headers or {})}).json()

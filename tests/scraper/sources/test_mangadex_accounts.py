@@ -9,6 +9,7 @@ import pytest
 
 from mangacircus.errors import Conflict, Invalid
 from scraper import api, mangadex_accounts
+from scraper.errors import ScraperError
 from scraper.sources import mangadex
 from tests.scraper.conftest import drain
 from tests.support.clock import FakeClock
@@ -160,3 +161,30 @@ def test_an_unreadable_accounts_file_is_left_alone_and_downloads_go_on(tmp_path,
         assert (library / "Night Strip" / "manga.json").exists() and path.read_text() == "{not json"
     finally:
         d.close()
+
+
+def test_a_redirected_token_request_is_not_followed_and_a_redirect_elsewhere_loses_the_token(dexd, dex, account,
+                                                                                            monkeypatch):
+    """The password (and the client secret) never go to a host a redirect names, and the bearer
+    token does not follow a redirect to another origin."""
+    from bench.fakedex import FakeDex, status
+
+    elsewhere = FakeDex().start()
+    # Another origin the guard would let through (a host on the LAN a module names): what is sent there.
+    monkeypatch.setattr(mangadex.SOURCE, "private_hosts",
+                        (*mangadex.SOURCE.private_hosts, elsewhere.url.removeprefix("http://")))
+    try:
+        token_path = "/realms/mangadex/protocol/openid-connect/token"
+        dex.script[token_path] = [status(307, {"Location": f"{elsewhere.url}{token_path}"})]
+        with pytest.raises(ScraperError, match="not followed"):
+            dexd.accounts.connect(dexd.transport(mangadex.SOURCE), "carol", "personal-client-1", "s3cret", USER,
+                                  PASSWORD)
+        assert elsewhere.hits[token_path] == 0
+        dex.always["/user/follows/manga"] = status(302, {"Location": f"{elsewhere.url}/user/follows/manga"})
+        with pytest.raises(Conflict):
+            call(dexd, "GET", "/account/follows", query={"user": ["alice"]})
+        assert elsewhere.hits["/user/follows/manga"] == 2 and elsewhere.authorizations == [None, None]
+        assert all(a and a.startswith("Bearer ") for a, (_t, p) in zip(dex.authorizations, dex.log)
+                   if p == "/user/follows/manga")
+    finally:
+        elsewhere.stop()
