@@ -205,3 +205,20 @@ def test_kmreader_logs_in_with_the_token_header_browses_and_saves_progress(site)
     ok(kmreader.call("DELETE", f"/api/v1/books/{book['id']}/read-progress"), status=204)
     assert ok(kmreader.call("GET", f"/api/v1/books/{book['id']}"))["readProgress"] is None
     assert kmreader.call("GET", "/sse/v1/events")[0] == 404
+
+
+def test_a_mihon_binding_survives_a_rename_of_the_manga_folder(site, admin, library_dir):
+    # Mihon keeps the series' and books' URLs it found; the folder is renamed on disk between two syncs
+    mihon = MihonExtension(site, "reader")
+    series = moon(mihon)
+    books = ok(mihon.call("GET", f"/api/v1/series/{series['id']}/books?unpaged=true"))["content"]
+    ok(mihon.call("PATCH", f"/api/v1/books/{books[0]['id']}/read-progress", body={"completed": True}), status=204)
+    (library_dir / "Moon Garden").rename(library_dir / "Moon Garden (Remastered)")
+    status, _, report = admin.post("/api/admin/rescan", {"full": True})
+    assert status == 200 and report["renamed"], report
+    again = ok(mihon.call("GET", f"/api/v1/series/{series['id']}"), schemas.SERIES)
+    assert again["name"] == "Moon Garden (Remastered)"
+    after = ok(mihon.call("GET", f"/api/v1/series/{series['id']}/books?unpaged=true"))["content"]
+    assert [b["id"] for b in after] == [b["id"] for b in books]
+    assert after[0]["readProgress"]["completed"] is True
+    ok(mihon.call("GET", f"/api/v1/books/{books[1]['id']}/pages"))
