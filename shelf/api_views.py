@@ -6,7 +6,7 @@ field's type (wrong → 400 naming it). Users only reach their own progress, fol
 from django.http import HttpResponse
 
 from mangacircus.errors import Invalid, NotFound
-from mangacircus.http import api, field, text_field
+from mangacircus.http import api, field, json_response, text_field
 from reader import lookup, notes, progress, social, votes
 
 from . import history, library_json, manga_detail, pagecache, story
@@ -50,9 +50,10 @@ def recently_read(request):
 
 
 @api()
+@pagecache.cached
 def manga(request):
     found = lookup.manga_or_404(_required_query(request, "m"), user=request.account["name"])
-    return manga_detail.detail(request.account["name"], found)
+    return json_response(manga_detail.detail(request.account["name"], found))
 
 
 def _required_query(request, name):

@@ -56,6 +56,7 @@ def home(request):
 
 
 @page()
+@pagecache.cached  # keyed like the library page: the user's progress, follows, votes, the catalog, the index
 def manga(request, name):
     found = lookup.manga_or_404(name, user=request.account["name"])
     detail = manga_detail.detail(request.account["name"], found)

@@ -1,5 +1,5 @@
-"""Whole answers of the library page (/) and GET /api/library, made once and sent again while
-nothing they show can have changed.
+"""Whole answers of the library page (/), GET /api/library, the manga page (/manga/<name>/) and
+GET /api/manga, made once and sent again while nothing they show can have changed.
 
 An answer is kept under everything it is made from:
 - the route, the full path (the query too), the Host header and the app's root;

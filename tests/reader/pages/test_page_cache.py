@@ -125,3 +125,21 @@ def test_a_scan_that_adds_a_manga_shows_it(scanned, admin, library_dir):
     recent = re.search(r'<section class="recent"[\s\S]*?</section>', html).group(0)
     assert "New Arrival" in recent and "1 chapter</span>" in recent  # the row's own cache, made again
     assert "New Arrival" in re.search(r'<ul class="grid" id="grid">[\s\S]*?</ul>', html).group(0)
+
+
+def test_the_manga_page_and_api_manga_are_sent_again_until_the_user_reads_or_follows(scanned, reader_user, other_user):
+    url, api = "/manga/Moon%20Garden/", "/api/manga?m=Moon%20Garden"
+    reader_user.get(url)
+    first = reader_user.get(url)[2]
+    before = hits()
+    assert reader_user.get(url)[2] == first and hits() == before + 1
+    detail = reader_user.get(api)[2]
+    assert reader_user.get(api)[2] == detail and hits() == before + 2
+    assert other_user.post("/api/progress", progress_body(other_user))[0] == 200  # not on my page
+    assert reader_user.get(url)[2] == first and hits() == before + 3
+    assert reader_user.post("/api/progress", {**progress_body(reader_user), "p": 1})[0] == 200
+    read = reader_user.get(api)[2]
+    assert read["books"][0]["chapters"][0]["progress"]["p"] == 1 and hits() == before + 3
+    assert reader_user.post("/api/follow", {"m": "Moon Garden", "on": True})[0] == 200
+    assert reader_user.get(api)[2]["following"] is True
+    assert reader_user.get(url)[2] != first
