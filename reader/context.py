@@ -1,11 +1,12 @@
-"""What every page's template gets: the account, the app root, the bell's unread count and, for
-admins, why the library cannot be read (the banner in base.html)."""
+"""What every page's template gets: the account, the app root, the bell's unread count, the theme
+(set on <html> by the server, so a light page never flashes dark first) and, for admins, why the
+library cannot be read (the banner in base.html)."""
 from django.conf import settings
 from django.urls import get_script_prefix
 
 from library import service
 
-from . import notes
+from . import notes, prefs
 
 
 def user_context(request):
@@ -14,6 +15,7 @@ def user_context(request):
     return {
         "account": account, "signup_open": settings.SIGNUP == "open", "root": get_script_prefix(),
         "time_zone": settings.TIME_ZONE,  # for the dates the page scripts print (common.js formatDate)
+        "theme": prefs.get_settings(account["name"])["theme"] if account else prefs.DEFAULT_SETTINGS["theme"],
         "unread_notes": notes.unread_count(account["name"]) if account else 0,
         "library_banner": service.unavailable() if account and account.get("admin") else None,
     }

@@ -17,6 +17,7 @@ DEFAULT_SETTINGS = {
     "readingStory": True,
     "discovery": False,
     "zoom": {"flow": 1, "page": 1, "book": 1, "strip": 1},
+    "theme": "dark",
     "webhook": "",
     "webhookFormat": "ntfy",
 }
@@ -25,6 +26,7 @@ CHOICES = {
     "startMode": ("last", "flow", "page", "book"),
     "lastMode": ("flow", "page", "book"),
     "webhookFormat": ("ntfy", "gotify", "json"),
+    "theme": ("dark", "light", "system"),
 }
 BOOLEANS = ("adapt", "skipExtras", "skipCovers", "flowPageGap", "readingClock", "readingStory", "discovery")
 ZOOM_KEYS = ("flow", "page", "book", "strip")

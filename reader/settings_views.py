@@ -21,6 +21,11 @@ READING_FLAGS = [
     ("readingStory", "Show my Reading Story: private summaries of my reading time (needs the reading clock)"),
 ]
 
+# The choices of Settings → Reading's selects: (key, label, {value: wording}) in prefs.CHOICES order.
+READING_CHOICES = [
+    ("theme", "Theme", {"dark": "Dark", "light": "Light", "system": "Follow the system"}),
+]
+
 
 @page()
 def settings_home(request):
@@ -38,14 +43,18 @@ def reading(request):
         else:
             changes = {key: key in post for key, _ in READING_FLAGS}
             changes["startMode"] = post.get("startMode", "")
+            changes.update({key: post.get(key, "") for key, _, _ in READING_CHOICES})
         prefs.update_settings(name, prefs.validate_settings(changes))
         messages.success(request, "Zoom reset to 100 %." if "zoom" in changes else "Reading preferences saved.")
         return HttpResponseRedirect(request.path)
     current = prefs.get_settings(name)
     flags = [(key, label, bool(current.get(key))) for key, label in READING_FLAGS]
     modes = [(m, m == current["startMode"]) for m in prefs.CHOICES["startMode"]]
+    choices = [(key, label, [(value, words[value], value == current[key]) for value in prefs.CHOICES[key]])
+               for key, label, words in READING_CHOICES]
     zoom = {k: round(v * 100) for k, v in current["zoom"].items()}
-    return render_section(request, "settings/reading.html", "user", "reading", flags=flags, modes=modes, zoom=zoom)
+    return render_section(request, "settings/reading.html", "user", "reading", flags=flags, modes=modes, zoom=zoom,
+                          choices=choices)
 
 
 @page()

@@ -1,5 +1,5 @@
 """Every page passes axe-core with no serious or critical violation, at desktop and phone sizes,
-for a visitor, a user and an admin (docs/accessibility.md).
+for a visitor, a user and an admin, and for the admin in the light theme (docs/accessibility.md).
 
 The pages are the GET rows of the authorisation matrix (tests/test_authz_matrix.py) that answer
 HTML for that persona: every route must have a row there, so a page added later is checked here
@@ -77,7 +77,23 @@ def check(page, url):
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("persona", ["anonymous", "user", "admin"])
 def test_it_has_no_serious_or_critical_violation_on_any_page(site, browser, script, size, persona):
-    context = browser.new_context(**SIZES[size])
+    assert_clean(site, browser, script, size, persona)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("theme", ["light", "system"])
+def test_it_has_no_serious_or_critical_violation_on_any_page_in_the_light_theme(site, browser, script, size, theme):
+    """The admin sees every page a user does and the admin's own; "system" on a system set to light."""
+    admin = site.client().login("admin", PASSWORD)
+    assert admin.post("/api/settings", {"theme": theme})[0] == 200
+    try:
+        assert_clean(site, browser, script, size, "admin", color_scheme="light", theme=theme)
+    finally:
+        assert admin.post("/api/settings", {"theme": "dark"})[0] == 200
+
+
+def assert_clean(site, browser, script, size, persona, color_scheme="dark", theme="dark"):
+    context = browser.new_context(**SIZES[size], color_scheme=color_scheme)
     context.add_init_script(script=script)
     try:
         if persona != "anonymous":
@@ -88,6 +104,8 @@ def test_it_has_no_serious_or_critical_violation_on_any_page(site, browser, scri
         checked = 0
         for path, status in pages_for(persona):
             found = check(page, site.url + path)
+            if persona != "anonymous" and not page.locator("#reader").count():  # the reader stays dark
+                assert page.evaluate("document.documentElement.dataset.theme") == theme, path
             checked += 1
             for rule, impact, targets, text in found:
                 failures.setdefault(f"{path} ({status})", []).append(f"{rule} ({impact}): {text} at {targets}")
