@@ -32,6 +32,9 @@ OWNERS = {
     "server": "reader.serverprefs",
     "restrictions": "reader.access",
     "dismissed": "reader.dismissals",
+    "collections": "reader.collections",
+    "ratings": "reader.ratings",
+    "wanttoread": "reader.wanttoread",
 }
 
 _db: JsonFile | None = None  # the open JsonFile

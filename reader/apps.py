@@ -13,11 +13,24 @@ class ReaderConfig(AppConfig):
         from mangacircus import db, events
         from mangacircus.pages import settings_section
 
-        from . import access, announce, dismissals, markers, notes, progress, social, votes
+        from . import (
+            access,
+            announce,
+            collections,
+            dismissals,
+            markers,
+            notes,
+            progress,
+            ratings,
+            social,
+            votes,
+            wanttoread,
+        )
 
-        db.add_validator(access.validate)
+        for owner in (access, collections, ratings, wanttoread):
+            db.add_validator(owner.validate)
         guard.register(access.can_see, limited=access.restricted)  # for /lib/ and the thumbnails
-        for owner in (access, progress, votes, notes, social, dismissals):
+        for owner in (access, progress, votes, notes, social, dismissals, collections, ratings, wanttoread):
             events.user_deleted.connect(owner.forget_user)
         events.library_moved.connect(_moved_in_db)
         events.scan_finished.connect(access.on_scan)
@@ -44,12 +57,25 @@ def _moved_in_db(moves):
     the move is one change on disk."""
     from mangacircus import db
 
-    from . import access, announce, dismissals, notes, progress, reading_clock, social, votes
+    from . import (
+        access,
+        announce,
+        collections,
+        dismissals,
+        notes,
+        progress,
+        ratings,
+        reading_clock,
+        social,
+        votes,
+        wanttoread,
+    )
 
     if not db.is_open():  # a scan outside the reader (bench, scan command): nothing to carry
         return
     with db.lock():
-        for owner in (access, progress, reading_clock, votes, notes, social, dismissals, announce):
+        for owner in (access, progress, reading_clock, votes, notes, social, dismissals, announce, collections,
+                      ratings, wanttoread):
             owner.on_moved(moves)
         db.touch()
 

@@ -3,7 +3,7 @@ continue-reading row. Built from the cached summaries plus the user's own progre
 """
 import heapq
 
-from reader import access, lookup, notes, progress, social
+from reader import access, lookup, notes, progress, ratings, social
 
 from . import filters, summaries
 
@@ -12,6 +12,8 @@ SORTS = {
     "last": "Last read",
     "added": "Recently added",
     "unread": "Unread chapters",
+    "rating": "Rating (everyone's)",
+    "myrating": "My rating",
 }
 CONTINUE_ROW = 12
 RECENT_ROW = 12
@@ -155,6 +157,8 @@ def library(user, q="", sort="title", offset=0, limit=None, card=None):
         rows.sort(key=lambda r: (-r[1].added, r[0]))
     elif sort == "unread":
         rows.sort(key=lambda r: (-unread(r[1]), r[0]))
+    elif sort in ("rating", "myrating"):
+        rows.sort(key=_rating_key(user, sort))
     end = None if limit is None else offset + limit
     cards = [card(s, state.get(s.name), s.name in following) for _, s in rows[offset:end]]
     first = not terms and offset == 0
@@ -169,6 +173,20 @@ def library(user, q="", sort="title", offset=0, limit=None, card=None):
         "unread": notes.unread_count(user),
         "unavailable": index.unavailable is not None,
     }
+
+
+def _rating_key(user, sort):
+    """Highest first, the unrated last; everyone's: the mean, then how many rated; mine: my stars,
+    then everyone's mean; titles break ties."""
+    rated = ratings.all_ratings(user)
+    none = {"mine": 0, "count": 0, "mean": 0}
+
+    def key(row):
+        r = rated.get(row[1].name, none)
+        if sort == "rating":
+            return (-(r["mean"] or 0), -r["count"], row[0])
+        return (-r["mine"], -(r["mean"] or 0), row[0])
+    return key
 
 
 def recent_row(ordered):

@@ -14,7 +14,7 @@ from library import meta as library_meta
 from mangacircus.pages import page
 from reader import lookup, notes, serverprefs
 
-from . import discovery, discovery_views, filters, history, manga_detail, pagecache, story, tiles
+from . import collections, discovery, discovery_views, filters, history, manga_detail, pagecache, story, tiles
 from . import library as shelf
 
 PAGE_SIZE = 120
@@ -63,12 +63,13 @@ def manga(request, name):
     meta = detail["meta"]
     admin = bool(request.account.get("admin"))
     return render(request, "reader/manga.html", {
+        "editable": [c for c in collections.listing(request.account) if c["editable"]],
         "unread": manga_detail.unread_files(found) if admin else None,
         "m": detail, "meta": meta, "downloads": serverprefs.downloads_allowed(), "filter_links": _filter_links(meta),
         "catalog_html": tiles.catalog_section(detail, admin, get_script_prefix()),
         "direction": {"name": library_meta.DIRECTION_NAMES.get(detail["direction"], detail["direction"]),
                       "source": library_meta.DIRECTION_SOURCES[detail["directionFrom"]]},
-        "page_data": {"m": found.name, "following": detail["following"]},
+        "page_data": {"m": found.name, "following": detail["following"], "rating": detail["rating"]},
     })
 
 

@@ -8,7 +8,7 @@ from library import meta as library_meta
 from library.model import stamp_ms
 from reader import lookup, progress, social, votes
 
-from . import related, story
+from . import collections, related, story
 from .library import continue_target
 
 STATUSES = ("ongoing", "completed", "hiatus", "cancelled")
@@ -61,8 +61,9 @@ def catalog_sections(name, user=None):
 
 
 def detail(user, manga):
-    """{name, title, url, cover, direction, directionFrom, meta, following, counts, continue, books, relations,
-    groups, story}: directionFrom says where the direction comes from (library.meta.DIRECTION_SOURCES); story
+    """{name, title, url, cover, direction, directionFrom, meta, following, rating, wantToRead, collections,
+    counts, continue, books, relations, groups, story}: directionFrom says where the direction comes from
+    (library.meta.DIRECTION_SOURCES); rating, wantToRead and collections are shelf/collections.py's; story
     (and each chapter row's activeMs) only when the user's Reading Story is on and has history. `books` are
     the runs of Manga.runs(), in reading order: `whole` when a run holds all of its book's chapters,
     `download` on the run under which the book's download link goes (its last)."""
@@ -93,7 +94,7 @@ def detail(user, manga):
         "name": manga.name, "title": override.get("title") or manga.title, "url": lookup.manga_url(manga.name),
         "cover": lookup.cover_url(manga), "direction": direction, "directionFrom": source,
         "meta": overrides.merge(clean_meta(manga.meta), override),
-        "following": social.is_following(user, manga.name),
+        "following": social.is_following(user, manga.name), **collections.of_manga({"name": user}, manga.name),
         "counts": {"chapters": total, "read": read, "unread": total - read},
         "continue": continue_target(manga, entries), "books": books, **catalog_sections(manga.name, user),
         "story": {"totalMs": sum(times.values()), "chapters": sum(1 for ms in times.values() if ms)} if times else None,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import access_views, admin_views, api_views, discovery_views, library_views
+from . import access_views, admin_views, api_views, collection_views, discovery_views, library_views
 
 urlpatterns = [
     # Library & manga pages
@@ -9,6 +9,8 @@ urlpatterns = [
     path("notifications/", library_views.notifications, name="mc-notifications"),
     path("history/", library_views.recently_read, name="mc-history"),
     path("discover/", discovery_views.discover, name="mc-discover"),
+    path("collections/", collection_views.collections_page, name="mc-collections"),
+    path("collections/<str:cid>/", collection_views.collection_page, name="mc-collection"),
     path("settings/admin/library/", admin_views.library, name="mc-settings-library"),
     path("settings/admin/users/<str:name>/access/", access_views.user_access, name="mc-settings-user-access"),
     # /api/: library, manga, read state, votes, follows, notifications
@@ -21,6 +23,14 @@ urlpatterns = [
     path("api/vote", api_views.vote),
     path("api/follow", api_views.follow),
     path("api/notifications", api_views.notifications),
+    # /api/collections, /api/want, /api/rating (shelf/collection_views.py)
+    path("api/collections", collection_views.collections_api),
+    path("api/collections/<str:cid>", collection_views.collection_api),
+    path("api/collections/<str:cid>/add", collection_views.collection_add),
+    path("api/collections/<str:cid>/remove", collection_views.collection_remove),
+    path("api/collections/<str:cid>/delete", collection_views.collection_delete),
+    path("api/want", collection_views.want),
+    path("api/rating", collection_views.rate),
     path("api/notifications/read", api_views.notifications_read),
     # /api/discovery: the opt-in discovery feed (shelf/discovery.py)
     path("api/discovery", discovery_views.feed),

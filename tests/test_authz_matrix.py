@@ -21,6 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from bench.server import free_port
 from clients.komga.ids import book_id, series_id
+from reader import collections
 from tests.conftest import PASSWORD
 from tests.reader.komga.apps import basic
 from tests.support.app import AppServer
@@ -37,6 +38,7 @@ PROGRESS = {**CHAPTER, "v": "c0002 Roots [Official]", "p": 1, "n": 2, "done": Fa
 RELATION = {"a": "Moon Garden", "type": "sequel", "b": "Long Scroll"}
 PULSE = {**CHAPTER, "v": "c0002 Roots [Official]", "session": "matrix-session", "seq": 1}
 
+CID = "c" + "m" * 20  # "user"'s private collection, holding Moon Garden (made in `personas`)
 PEER = {"name": "matrixpeer", "url": "https://peer.example", "present": "matrix-present-secret-0123456789"}
 # The reading apps' routes (/komga/, /opds/): the personas carry the session cookie that Basic gave them.
 SID = series_id("Moon Garden")
@@ -96,6 +98,22 @@ MATRIX = [
     ("api/follow",                            "POST", "/api/follow",                        {"m": "Moon Garden", "on": True}, 401, 200, 200, 200),
     ("api/follow",                            "POST", "/api/follow",                        {"m": "Invented", "on": True}, 401, 404, 404, 404),
     ("api/notifications",                     "GET",  "/api/notifications",                 None,             401, 200, 200, 200),
+    # collections, want to read, ratings: a private collection is its owner's alone (404 to others, admins too)
+    ("collections/",                          "GET",  "/collections/",                      None,             302, 200, 200, 200),
+    ("collections/<str:cid>/",                "GET",  f"/collections/{CID}/",               None,             302, 200, 404, 404),
+    ("api/collections",                       "GET",  "/api/collections",                   None,             401, 200, 200, 200),
+    ("api/collections",                       "POST", "/api/collections",                   {"name": "Two", "members": ["Long Scroll"]}, 401, 200, 200, 200),
+    ("api/collections",                       "POST", "/api/collections",                   {"name": "Three", "members": ["Moon Garden"]}, 401, 200, 200, 200),
+    ("api/collections/<str:cid>",             "GET",  f"/api/collections/{CID}",            None,             401, 200, 404, 404),
+    ("api/collections/<str:cid>",             "POST", f"/api/collections/{CID}",            {"summary": "s"}, 401, 200, 404, 404),
+    ("api/collections/<str:cid>/add",         "POST", f"/api/collections/{CID}/add",        {"members": ["Long Scroll"]}, 401, 200, 404, 404),
+    ("api/collections/<str:cid>/remove",      "POST", f"/api/collections/{CID}/remove",     {"members": ["Long Scroll"]}, 401, 200, 404, 404),
+    ("api/collections/<str:cid>/delete",      "POST", "/api/collections/cnothere/delete",   {},               401, 404, 404, 404),
+    ("api/want",                              "GET",  "/api/want",                          None,             401, 200, 200, 200),
+    ("api/want",                              "POST", "/api/want",                          {"m": "Moon Garden", "on": True}, 401, 200, 200, 200),
+    ("api/want",                              "POST", "/api/want",                          {"m": "Invented", "on": True}, 401, 404, 404, 404),
+    ("api/rating",                            "POST", "/api/rating",                        {"m": "Moon Garden", "stars": 4}, 401, 200, 200, 200),
+    ("api/rating",                            "POST", "/api/rating",                        {"m": "Moon Garden", "stars": 9}, 401, 400, 400, 400),
     ("api/notifications/read",                "POST", "/api/notifications/read",            {"id": "matrix1"}, 401, 200, 404, 404),
     ("api/notifications/read",                "POST", "/api/notifications/read",            {"all": True},    401, 200, 200, 200),
     # the Active Reading Clock: off by default, so pulses are refused; export and delete are one's own
@@ -290,6 +308,9 @@ RESTRICTED = {
     ("GET", f"/download/{MOON}/1/2/"): 404,
     ("GET", f"/download/{MOON}/1/"): 404,
     ("POST", "/api/discovery/dismiss"): 404,
+    ("POST", "/api/collections"): 404,  # the row naming Moon Garden; the other creates a collection
+    ("POST", "/api/want"): 404,
+    ("POST", "/api/rating"): 404,
 }
 ALWAYS_AS_OTHER = {  # rows naming Moon Garden whose answer does not depend on seeing it
     ("GET", f"/api/peer/page?m={MOON}&v=b01%20Spring/c0001%20Seeds&f=001.png"),  # a peer's secret only: 401 first
@@ -335,11 +356,15 @@ def server(data_dir, library_dir):
 
 
 @pytest.fixture
-def personas(server, admin):
+def personas(server, admin, monkeypatch):
     for name in ("user", "other"):
         assert admin.post("/api/admin/user", {"name": name, "password": PASSWORD})[0] == 200
     wait_for_library(admin, 2)
     add_notes(server, "user", [NOTE])
+    made, new_id = iter([CID]), collections.new_id
+    monkeypatch.setattr(collections, "new_id", lambda: next(made, None) or new_id())
+    status, _, data = server.client().login("user").post("/api/collections", {"name": "Mine", "members": ["Moon Garden"]})
+    assert (status, data.get("id")) == (200, CID), data
 
     def signed_in(name):
         """Signed in on the web, and in the apps' API (its session cookie, from Basic)."""

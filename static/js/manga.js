@@ -23,6 +23,66 @@
     }
   });
 
+  const wantButton = document.getElementById("want");
+  wantButton.addEventListener("click", async () => {
+    const on = wantButton.getAttribute("aria-pressed") !== "true";
+    wantButton.disabled = true;
+    try {
+      const result = await api("api/want", { m, on });
+      wantButton.setAttribute("aria-pressed", String(result.wantToRead));
+      wantButton.textContent = result.wantToRead ? "On your want-to-read list" : "Want to read";
+    } catch (e) {
+      toast(e.message, "error");
+    } finally {
+      wantButton.disabled = false;
+    }
+  });
+
+  function showRating(rating) {
+    document.querySelectorAll("#rating .star").forEach((star) => {
+      star.setAttribute("aria-pressed", String(Number(star.dataset.stars) <= rating.mine));
+    });
+    document.getElementById("rating-sum").textContent = rating.count
+      ? rating.mean + " from " + rating.count + " rating" + (rating.count === 1 ? "" : "s") : "Not rated yet";
+  }
+
+  document.getElementById("rating").addEventListener("click", async (e) => {
+    const star = e.target.closest(".star");
+    if (!star) return;
+    // Pressing one's own rating again withdraws it.
+    const mine = document.querySelectorAll('#rating .star[aria-pressed="true"]').length;
+    const stars = Number(star.dataset.stars) === mine ? 0 : Number(star.dataset.stars);
+    try {
+      showRating((await api("api/rating", { m, stars })).rating);
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  });
+
+  document.getElementById("add-to-collection").addEventListener("click", async () => {
+    const choice = document.getElementById("add-collection");
+    try {
+      let c;
+      if (choice.value) {
+        c = await api("api/collections/" + encodeURIComponent(choice.value) + "/add", { members: [m] });
+      } else {
+        const name = prompt("Name of the new collection");
+        if (!name) return;
+        c = await api("api/collections", { name, members: [m] });
+        choice.insertBefore(h("option", { value: c.id }, c.name), choice.lastElementChild);
+      }
+      const where = document.getElementById("in-collections");
+      if (!where.querySelector('a[href$="/' + c.id + '/"]')) {
+        if (!where.firstChild) where.append("In ");
+        else where.append(", ");
+        where.append(h("a", { href: ROOT + c.url }, c.name));
+      }
+      toast("Added to " + c.name + ".");
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  });
+
   function continueLink(target) {
     if (!target) return h("span", { className: "continue caught-up", id: "continue" }, "All caught up");
     const verb = { start: "Start reading", resume: "Resume", next: "Continue" }[target.action];

@@ -1,0 +1,105 @@
+/* The collections list (make a new one) and a collection's page (edit, delete, remove a manga,
+   reorder by drag or with the arrow keys on a manga's handle), through /api/collections. */
+"use strict";
+
+(function collections() {
+  const start = JSON.parse(document.getElementById("page-data").textContent);
+  const made = document.getElementById("collection-new");
+  if (made) {
+    made.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      try {
+        const c = await api("api/collections", { name: made.elements.name.value, shared: made.elements.shared.checked });
+        location.href = ROOT + c.url;
+      } catch (error) {
+        toast(error.message, "error");
+      }
+    });
+  }
+  if (!start.id) return;
+  const path = "api/collections/" + encodeURIComponent(start.id);
+  const list = document.getElementById("members");
+
+  function shownCount(c) {
+    document.getElementById("collection-count").textContent = c.count + " manga";
+    document.getElementById("members-empty").hidden = c.count > 0;
+  }
+
+  async function saveOrder(moved) {
+    try {
+      shownCount(await api(path, { members: [...list.children].map((li) => li.dataset.m) }));
+      if (moved) moved.querySelector(".handle").focus();
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  }
+
+  list.addEventListener("click", async (e) => {
+    const button = e.target.closest("button.remove");
+    if (!button) return;
+    const item = button.closest("li");
+    button.disabled = true;
+    try {
+      shownCount(await api(path + "/remove", { members: [item.dataset.m] }));
+      item.remove();
+      toast("Removed.");
+    } catch (error) {
+      toast(error.message, "error");
+      button.disabled = false;
+    }
+  });
+
+  list.addEventListener("keydown", (e) => {
+    const handle = e.target.closest(".handle");
+    if (!handle || !["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"].includes(e.key)) return;
+    e.preventDefault();
+    const item = handle.closest("li");
+    const back = e.key === "ArrowUp" || e.key === "ArrowLeft";
+    const other = back ? item.previousElementSibling : item.nextElementSibling;
+    if (!other) return;
+    if (back) other.before(item); else other.after(item);
+    saveOrder(item);
+  });
+
+  let dragged = null;
+  list.addEventListener("dragstart", (e) => {
+    dragged = e.target.closest("li");
+    e.dataTransfer.effectAllowed = "move";
+    e.dataTransfer.setData("text/plain", dragged.dataset.m);
+  });
+  list.addEventListener("dragover", (e) => {
+    if (dragged) e.preventDefault();
+  });
+  list.addEventListener("drop", (e) => {
+    const target = e.target.closest("li");
+    if (!dragged || !target || target === dragged) return;
+    e.preventDefault();
+    const items = [...list.children];
+    if (items.indexOf(dragged) < items.indexOf(target)) target.after(dragged); else target.before(dragged);
+    dragged = null;
+    saveOrder(null);
+  });
+
+  const form = document.getElementById("collection-edit");
+  if (!form) return;
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = { name: form.elements.name.value, summary: form.elements.summary.value, ordered: form.elements.ordered.checked };
+    if (form.elements.shared) body.shared = form.elements.shared.checked;
+    try {
+      await api(path, body);
+      location.reload();
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  });
+  document.getElementById("collection-delete").addEventListener("click", async () => {
+    if (!confirm("Delete this collection? The manga in it stay in the library.")) return;
+    try {
+      await api(path + "/delete", {});
+      location.href = ROOT + "collections/";
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  });
+})();
