@@ -218,6 +218,20 @@ MATRIX = [
     ("opds/series/<sid:sid>/thumbnail",       "GET",  f"/opds/series/{SID}/thumbnail",       None,             401, 200, 200, 200),
     ("opds/books/<bid:bid>/file",             "GET",  f"/opds/books/{BID}/file",             None,             401, 200, 200, 200),
     ("opds/books/<bid:bid>/pages/<int:n>",    "GET",  f"/opds/books/{BID}/pages/0",          None,             401, 200, 200, 200),
+    # clients/opds/v2_urls.py: the OPDS 2.0 catalog
+    ("opds/v2/",                              "GET",  "/opds/v2/",                           None,             401, 200, 200, 200),
+    ("opds/v2/series",                        "GET",  "/opds/v2/series",                     None,             401, 200, 200, 200),
+    ("opds/v2/recent",                        "GET",  "/opds/v2/recent",                     None,             401, 200, 200, 200),
+    ("opds/v2/continue",                      "GET",  "/opds/v2/continue",                   None,             401, 200, 200, 200),
+    ("opds/v2/followed",                      "GET",  "/opds/v2/followed",                   None,             401, 200, 200, 200),
+    ("opds/v2/genres",                        "GET",  "/opds/v2/genres",                     None,             401, 200, 200, 200),
+    ("opds/v2/genres/<path:name>",            "GET",  "/opds/v2/genres/Invented",            None,             401, 404, 404, 404),
+    ("opds/v2/tags",                          "GET",  "/opds/v2/tags",                       None,             401, 200, 200, 200),
+    ("opds/v2/tags/<path:name>",              "GET",  "/opds/v2/tags/Invented",              None,             401, 404, 404, 404),
+    ("opds/v2/search",                        "GET",  "/opds/v2/search?query=moon",          None,             401, 200, 200, 200),
+    ("opds/v2/series/<sid:sid>",              "GET",  f"/opds/v2/series/{SID}",              None,             401, 200, 200, 200),
+    ("opds/v2/books/<bid:bid>/manifest",      "GET",  f"/opds/v2/books/{BID}/manifest",      None,             401, 200, 200, 200),
+    # Settings → Apps, and downloads as CBZ
     # Settings → Apps, and downloads as CBZ
     ("settings/user/apps/",                   "GET",  "/settings/user/apps/",                None,             302, 200, 200, 200),
     ("settings/admin/apps/",                  "GET",  "/settings/admin/apps/",               None,             302, 403, 403, 200),

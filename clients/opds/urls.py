@@ -2,7 +2,7 @@
 from django.urls import path
 
 from ..komga import urls as _converters  # noqa: F401  (registers the sid and bid converters)
-from . import views
+from . import v2_urls, views
 
 urlpatterns = [
     path("opds/", views.root, name="opds-root"),
@@ -20,4 +20,5 @@ urlpatterns = [
     path("opds/series/<sid:sid>/thumbnail", views.thumbnail, name="opds-thumbnail"),
     path("opds/books/<bid:bid>/file", views.file, name="opds-file"),
     path("opds/books/<bid:bid>/pages/<int:n>", views.page, name="opds-page"),
+    *v2_urls.urlpatterns,
 ]

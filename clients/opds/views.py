@@ -40,6 +40,7 @@ def root(request):
     user = request.account["name"]
     rows = visible_series(user)
     doc = _new_feed(request, "root", TITLE, feed.NAVIGATION, _latest(rows))
+    feed.link(doc.root, "alternate", reverse("opds2-root"), "application/opds+json", title="OPDS 2.0")
     for key, title, name, text in (
             ("series", "Library", "opds-series", "Every manga by title"),
             ("recent", "Recently added", "opds-recent", "The manga added last"),
