@@ -23,6 +23,7 @@ APPS = [
     ("KMReader", "komga", "Add a server: the address, and your name and password or an API key."),
     ("Panels, Chunky, KOReader and other OPDS readers", "opds",
      "Add an OPDS catalog: the address, your name and password."),
+    ("Thorium and other OPDS 2.0 readers", "opds2", "Catalogs → Add an OPDS feed: the address; sign in when asked."),
 ]
 
 
@@ -35,7 +36,7 @@ def _base(request):
 
 def addresses(request):
     base = _base(request)
-    return {"komga": base + mount_path(), "opds": base + reverse("opds-root")}
+    return {"komga": base + mount_path(), "opds": base + reverse("opds-root"), "opds2": base + reverse("opds2-root")}
 
 
 def _qr(text):

@@ -23,8 +23,11 @@ def test_everything_stays_under_the_sub_path(data_dir, library_dir):
         assert app.get("/mc/komga/api/v1/series")[2]["totalElements"] == 2
         feed = feedparser.parse(app.get("/mc/opds/")[2])
         assert {link["href"][:8] for e in feed.entries for link in e.links} == {"/mc/opds"}
+        v2 = app.get("/mc/opds/v2/")[2]
+        assert {link["href"][:11] for link in v2["navigation"] + v2["links"]} == {"/mc/opds/v2"}
         page = admin.get("/mc/settings/user/apps/")[2].decode()
         assert f"{server.url}/mc/komga<" in page and f"{server.url}/mc/opds/<" in page
+        assert f"{server.url}/mc/opds/v2/<" in page
         assert 'href="/mc/download/Moon%20Garden/1/2/"' in admin.get("/mc/manga/Moon%20Garden/")[2].decode()
     finally:
         server.stop()
