@@ -232,7 +232,6 @@ MATRIX = [
     ("opds/v2/series/<sid:sid>",              "GET",  f"/opds/v2/series/{SID}",              None,             401, 200, 200, 200),
     ("opds/v2/books/<bid:bid>/manifest",      "GET",  f"/opds/v2/books/{BID}/manifest",      None,             401, 200, 200, 200),
     # Settings → Apps, and downloads as CBZ
-    # Settings → Apps, and downloads as CBZ
     ("settings/user/apps/",                   "GET",  "/settings/user/apps/",                None,             302, 200, 200, 200),
     ("settings/admin/apps/",                  "GET",  "/settings/admin/apps/",               None,             302, 403, 403, 200),
     ("download/<str:manga>/<str:book>/<str:chapter>/", "GET", f"/download/{MOON}/1/2/",       None,             302, 200, 200, 200),
