@@ -45,11 +45,12 @@ SID = series_id("Moon Garden")
 BID = book_id("Moon Garden", "1/2")
 K1 = "komga/api/v1/"
 KS, KB = f"/komga/api/v1/series/{SID}", f"/komga/api/v1/books/{BID}"
+KC = f"/komga/api/v1/collections/{CID}"
 
 LIB = r"^lib(?:/(?P<rel>[\s\S]*))?$"
 THUMB = r"^thumb(?:/(?P<name>[\s\S]*))?$"
 KOMGA_NONE = r"komga/^api/v1/(?:age-ratings|sharing-labels)$"
-KOMGA_EMPTY = r"komga/^api/v1/(?:collections|readlists)$"
+KOMGA_EMPTY = r"komga/^api/v1/readlists$"
 KOMGA_REST = r"komga/^(?P<rest>[\s\S]*)$"
 PAGE_THUMB = r"^lib-thumb(?:/(?P<rel>[\s\S]*))?$"
 
@@ -196,7 +197,14 @@ MATRIX = [
     ("komga/api/v2/authors",                  "GET",  "/komga/api/v2/authors",               None,             401, 200, 200, 200),
     ("komga/api/v2/authors/names",            "GET",  "/komga/api/v2/authors/names",         None,             401, 200, 200, 200),
     ("komga/api/v2/authors/roles",            "GET",  "/komga/api/v2/authors/roles",         None,             401, 200, 200, 200),
-    (KOMGA_EMPTY,                             "GET",  "/komga/api/v1/collections",           None,             401, 200, 200, 200),
+    (KOMGA_EMPTY,                             "GET",  "/komga/api/v1/readlists",             None,             401, 200, 200, 200),
+    (K1 + "collections",                      "GET",  "/komga/api/v1/collections",           None,             401, 200, 200, 200),
+    (K1 + "collections",                      "POST", "/komga/api/v1/collections",           {"name": "K", "ordered": False, "seriesIds": []}, 401, 200, 200, 200),
+    (K1 + "collections/<cid:cid>",            "GET",  KC,                                    None,             401, 200, 404, 404),
+    (K1 + "collections/<cid:cid>",            "PATCH", KC,                                   {"name": "Renamed"}, 401, 204, 404, 404),
+    (K1 + "collections/<cid:cid>",            "DELETE", "/komga/api/v1/collections/c" + "z" * 20, None,       401, 404, 404, 404),
+    (K1 + "collections/<cid:cid>/series",     "GET",  KC + "/series",                        None,             401, 200, 404, 404),
+    (K1 + "collections/<cid:cid>/thumbnail",  "GET",  KC + "/thumbnail",                     None,             401, 200, 404, 404),
     ("komga/api/v2/users/me",                 "GET",  "/komga/api/v2/users/me",              None,             401, 200, 200, 200),
     ("komga/api/logout",                      "POST", "/komga/api/logout",                   None,             401, 204, 204, 204),
     # KMReader asks before signing in; the answer is an empty object
@@ -208,6 +216,8 @@ MATRIX = [
     ("opds/recent",                           "GET",  "/opds/recent",                        None,             401, 200, 200, 200),
     ("opds/continue",                         "GET",  "/opds/continue",                      None,             401, 200, 200, 200),
     ("opds/followed",                         "GET",  "/opds/followed",                      None,             401, 200, 200, 200),
+    ("opds/collections",                      "GET",  "/opds/collections",                   None,             401, 200, 200, 200),
+    ("opds/collections/<cid:cid>",            "GET",  f"/opds/collections/{CID}",            None,             401, 200, 404, 404),
     ("opds/genres",                           "GET",  "/opds/genres",                        None,             401, 200, 200, 200),
     ("opds/genres/<path:name>",               "GET",  "/opds/genres/Invented",               None,             401, 404, 404, 404),
     ("opds/tags",                             "GET",  "/opds/tags",                          None,             401, 200, 200, 200),

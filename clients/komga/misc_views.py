@@ -1,5 +1,5 @@
 """/komga/api: the account, the one library, genres, publishers and languages, and the empty
-collections and read lists (MangaCircus has none). Tags and authors: referential_views.py."""
+read lists (MangaCircus has none; collections: collection_views.py). Tags and authors: referential_views.py."""
 from django.http import HttpResponse
 
 from accounts import sessions
@@ -81,7 +81,7 @@ def nothing(request):
 
 @app_view()
 def empty_page(request):
-    """collections and read lists: none."""
+    """read lists: none."""
     return lists.empty_page(request)
 
 

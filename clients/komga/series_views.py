@@ -2,7 +2,7 @@
 from library import thumbs
 from library.files import image_response
 from mangacircus.errors import Invalid, NotFound
-from reader import access, progress
+from reader import access, collections, progress
 from shelf import summaries
 
 from . import dto, ids, lists, search, state
@@ -110,7 +110,7 @@ def series_list(request):
     return _as_page(request, user, _query_filter(request, visible_series(user)))
 
 
-def _series_field(manga, entries):
+def _series_field(manga, entries, user):
     def field_of(name):
         if name == "libraryid":
             return ids.LIBRARY_ID
@@ -130,7 +130,9 @@ def _series_field(manga, entries):
             return dto.text(manga.meta, name)
         if name == "author":
             return [a["name"] for a in dto.authors(manga)]
-        if name in ("collectionid", "sharinglabel", "agerating"):
+        if name == "collectionid":
+            return [c["id"] for c in collections.containing({"name": user}, manga.name)]
+        if name in ("sharinglabel", "agerating"):
             return None
         raise KeyError(name)
     return field_of
@@ -142,7 +144,7 @@ def series_search(request):
     user = request.account["name"]
     condition, words = search.parse_body(request.data)
     rows = [(m, e) for m, e in visible_series(user)
-            if _words_match(m, words) and search.matches(_condition_value(condition), _series_field(m, e))]
+            if _words_match(m, words) and search.matches(_condition_value(condition), _series_field(m, e, user))]
     return _as_page(request, user, rows)
 
 
@@ -227,8 +229,3 @@ def tachiyomi(request, sid):
     return state.tachiyomi_progress(user, manga)
 
 
-@app_view()
-def series_empty_list(request, sid):
-    """/series/{id}/collections: MangaCircus has no collections."""
-    manga_or_404(request.account["name"], sid)
-    return []

@@ -3,6 +3,7 @@ redirect would break PATCH and the image URLs Mihon builds from the final /pages
 from django.urls import path, re_path, register_converter
 
 from . import book_views as books
+from . import collection_views as collections
 from . import misc_views as misc
 from . import referential_views as referential
 from . import series_views as series
@@ -22,7 +23,12 @@ class BookId(SeriesId):
     regex = "b[a-z2-7]{20}"
 
 
+class CollectionId(SeriesId):
+    regex = "c[a-z2-7]{20}"
+
+
 register_converter(SeriesId, "sid")
+register_converter(CollectionId, "cid")
 register_converter(BookId, "bid")
 
 # Relative to komga/ (mangacircus/urls.py includes them second, after /lib/: page images are the
@@ -41,7 +47,7 @@ urlpatterns = [
     path(V1 + "series/<sid:sid>/books", books.series_books),
     path(V1 + "series/<sid:sid>/thumbnail", series.series_thumbnail),
     path(V1 + "series/<sid:sid>/read-progress", series.series_read_progress),
-    path(V1 + "series/<sid:sid>/collections", series.series_empty_list),
+    path(V1 + "series/<sid:sid>/collections", collections.series_collections),
     path("api/v2/series/<sid:sid>/read-progress/tachiyomi", series.tachiyomi),
     path(V1 + "books", books.books_list),
     path(V1 + "books/list", books.books_search),
@@ -69,7 +75,11 @@ urlpatterns = [
     path("api/v2/authors", referential.authors_v2),
     path("api/v2/authors/names", referential.author_names_v2),
     path("api/v2/authors/roles", referential.author_roles_v2),
-    re_path(r"^api/v1/(?:collections|readlists)$", misc.empty_page),
+    path(V1 + "collections", collections.collections_list),
+    path(V1 + "collections/<cid:cid>", collections.collection_one),
+    path(V1 + "collections/<cid:cid>/series", collections.collection_series),
+    path(V1 + "collections/<cid:cid>/thumbnail", collections.collection_thumbnail),
+    re_path(r"^api/v1/readlists$", misc.empty_page),
     path("api/v2/users/me", misc.me, name="komga-me"),
     path("api/logout", misc.logout),
     path(V1 + "client-settings/global/list", misc.client_settings),

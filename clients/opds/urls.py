@@ -1,8 +1,8 @@
 """/opds/: the OPDS 1.2 catalog (docs/apps.md)."""
 from django.urls import path
 
-from ..komga import urls as _converters  # noqa: F401  (registers the sid and bid converters)
-from . import v2_urls, views
+from ..komga import urls as _converters  # noqa: F401  (registers the sid, bid and cid converters)
+from . import collection_views, v2_urls, views
 
 urlpatterns = [
     path("opds/", views.root, name="opds-root"),
@@ -10,6 +10,8 @@ urlpatterns = [
     path("opds/recent", views.recent, name="opds-recent"),
     path("opds/continue", views.continue_reading, name="opds-continue"),
     path("opds/followed", views.followed, name="opds-followed"),
+    path("opds/collections", collection_views.shelves, name="opds-collections"),
+    path("opds/collections/<cid:cid>", collection_views.shelf, name="opds-collection"),
     path("opds/genres", views.genres, name="opds-genres"),
     path("opds/genres/<path:name>", views.genre, name="opds-genre"),
     path("opds/tags", views.tags, name="opds-tags"),

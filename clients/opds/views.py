@@ -1,6 +1,7 @@
 """/opds/: an OPDS 1.2 catalog with Page Streaming (docs/apps.md). Navigation feeds (by title,
-recently added, continue reading, followed, by genre, by tag), an acquisition feed per manga with a CBZ per
-chapter and a page stream, OpenSearch. Same credentials as /komga/ (Basic, an API key), no cookies."""
+recently added, continue reading, followed, collections (collection_views.py), by genre, by tag), an
+acquisition feed per manga with a CBZ per chapter and a page stream, OpenSearch. Same credentials as
+/komga/ (Basic, an API key), no cookies."""
 import inspect
 from urllib.parse import quote, urlencode
 
@@ -46,6 +47,7 @@ def root(request):
             ("recent", "Recently added", "opds-recent", "The manga added last"),
             ("continue", "Continue reading", "opds-continue", "Where you stopped"),
             ("followed", "Followed", "opds-followed", "The manga you follow"),
+            ("collections", "Collections", "opds-collections", "A shelf per collection"),
             ("genres", "By genre", "opds-genres", "The library by genre"),
             ("tags", "By tag", "opds-tags", "The library by tag, the chapters' tags too")):
         entry = doc.entry(entry_id=f"urn:mangacircus:{key}", title=title, updated=_latest(rows), content=text)

@@ -222,3 +222,83 @@ def test_a_mihon_binding_survives_a_rename_of_the_manga_folder(site, admin, libr
     assert [b["id"] for b in after] == [b["id"] for b in books]
     assert after[0]["readProgress"]["completed"] is True
     ok(mihon.call("GET", f"/api/v1/books/{books[1]['id']}/pages"))
+
+
+def _collection_series(app, cid, query=""):
+    found = ok(app.call("GET", f"/api/v1/collections/{cid}/series{query}"), schemas.page_of(schemas.SERIES))
+    return [s["metadata"]["title"] for s in found["content"]]
+
+
+def test_komelia_makes_edits_orders_and_deletes_a_collection(site):
+    komelia = App(site, {"User-Agent": "Komelia", "Authorization": basic("reader")})
+    everything = ok(komelia.call("GET", "/api/v1/series?unpaged=true"))["content"]
+    by_title = {s["metadata"]["title"]: s["id"] for s in everything}
+    made = ok(komelia.call("POST", "/api/v1/collections",
+                           body={"name": "Household", "ordered": True,
+                                 "seriesIds": [by_title["Moon Garden"], by_title["Long Scroll"]]}),
+              schemas.COLLECTION)
+    assert made["seriesIds"] == [by_title["Moon Garden"], by_title["Long Scroll"]] and made["filtered"] is False
+    # The library's Collections tab, then the collection's screen
+    tab = ok(komelia.call("GET", "/api/v1/collections?library_id=mangacircus&page=0&size=50"),
+             schemas.page_of(schemas.COLLECTION))
+    assert [c["name"] for c in tab["content"]] == ["Household"]
+    ok(komelia.call("GET", f"/api/v1/collections/{made['id']}"), schemas.COLLECTION)
+    assert _collection_series(komelia, made["id"], "?page=0&size=50") == ["Moon Garden", "Long Scroll"]
+    status, hdrs, _ = komelia.call("GET", f"/api/v1/collections/{made['id']}/thumbnail")
+    assert status == 200 and hdrs.get("Content-Type") == "image/webp"
+    # Edit: the name, then the order by dragging (the whole list of ids), then unordered (by title)
+    ok(komelia.call("PATCH", f"/api/v1/collections/{made['id']}", body={"name": "Household picks"}), status=204)
+    ok(komelia.call("PATCH", f"/api/v1/collections/{made['id']}",
+                    body={"seriesIds": [by_title["Long Scroll"], by_title["Moon Garden"]]}), status=204)
+    assert _collection_series(komelia, made["id"]) == ["Long Scroll", "Moon Garden"]
+    ok(komelia.call("PATCH", f"/api/v1/collections/{made['id']}", body={"ordered": False, "summary": "Ours"}),
+       status=204)
+    again = ok(komelia.call("GET", f"/api/v1/collections/{made['id']}"), schemas.COLLECTION)
+    assert (again["name"], again["ordered"]) == ("Household picks", False)
+    # The series screen's "collections" row, and a search inside one
+    in_it = ok(komelia.call("GET", f"/api/v1/series/{by_title['Moon Garden']}/collections"), [schemas.COLLECTION])
+    assert [c["id"] for c in in_it] == [made["id"]]
+    in_collection = {"condition": {"allOf": [{"collectionId": {"operator": "is", "value": made["id"]}}]}}
+    listed = ok(komelia.call("POST", "/api/v1/series/list?sort=metadata.titleSort,asc", body=in_collection))
+    assert listed["totalElements"] == 2
+    status, _, data = komelia.call("POST", "/api/v1/collections", body={"name": "household picks", "ordered": False,
+                                                                        "seriesIds": []})
+    assert status == 400 and "exists already" in data["error"]
+    assert komelia.call("PATCH", f"/api/v1/collections/{made['id']}",
+                        body={"seriesIds": ["saaaaaaaaaaaaaaaaaaaa"]})[0] == 404
+    ok(komelia.call("DELETE", f"/api/v1/collections/{made['id']}"), status=204)
+    assert komelia.call("GET", f"/api/v1/collections/{made['id']}")[0] == 404
+    assert ok(komelia.call("GET", f"/api/v1/series/{by_title['Moon Garden']}/collections")) == []
+
+
+def test_the_mihon_extension_and_kmreader_read_a_shared_collection(site, admin):
+    by_title = {s["metadata"]["title"]: s["id"]
+                for s in admin.get("/komga/api/v1/series?unpaged=true",
+                                   headers={"Authorization": basic("admin")})[2]["content"]}
+    made = admin.post("/api/collections", {"name": "Ghibli", "members": ["Long Scroll", "Moon Garden"]})[2]
+    assert made["shared"] is True
+    mihon = MihonExtension(site, "reader")
+    # The filter sheet lists the collections; picking one browses it, with the search words
+    offered = ok(mihon.call("GET", "/api/v1/collections?unpaged=true"), schemas.page_of(schemas.COLLECTION))
+    assert [(c["id"], c["name"]) for c in offered["content"]] == [(made["id"], "Ghibli")]
+    assert _collection_series(mihon, made["id"], "?search=&page=0&deleted=false") == ["Long Scroll", "Moon Garden"]
+    assert _collection_series(mihon, made["id"], "?search=garden&page=0&deleted=false") == ["Moon Garden"]
+    assert _collection_series(mihon, made["id"], "?search=&page=0&sort=metadata.titleSort%2Cdesc") == [
+        "Moon Garden", "Long Scroll"]
+    # A plain user reads a shared collection and does not change it
+    assert mihon.call("PATCH", f"/api/v1/collections/{made['id']}", body={"name": "Mine"})[0] == 403
+    kmreader = App(site, {"User-Agent": "KMReader", "Authorization": basic("reader")})
+    page = ok(kmreader.call("GET", "/api/v1/collections?page=0&size=20&library_id=mangacircus"),
+              schemas.page_of(schemas.COLLECTION))
+    assert page["totalElements"] == 1 and page["content"][0]["seriesIds"] == [by_title["Long Scroll"],
+                                                                              by_title["Moon Garden"]]
+    assert ok(kmreader.call("GET", "/api/v1/collections?page=0&size=20&library_id=elsewhere"))["content"] == []
+    one = ok(kmreader.call("GET", f"/api/v1/collections/{made['id']}"), schemas.COLLECTION)
+    assert one["name"] == "Ghibli"
+    in_collection = {"condition": {"allOf": [{"collectionId": {"operator": "is", "value": made["id"]}},
+                                             {"deleted": {"operator": "isfalse"}}]}}
+    listed = ok(kmreader.call("POST", "/api/v1/series/list?page=0&size=20", body=in_collection),
+                schemas.page_of(schemas.SERIES))
+    assert sorted(s["metadata"]["title"] for s in listed["content"]) == ["Long Scroll", "Moon Garden"]
+    assert [c["name"] for c in ok(kmreader.call("GET", f"/api/v1/series/{by_title['Moon Garden']}/collections"),
+                                  [schemas.COLLECTION])] == ["Ghibli"]

@@ -58,12 +58,27 @@ def parse(opds, path, kind):
 
 def test_the_root_is_a_navigation_feed_of_every_way_in(opds):
     feed = parse(opds, "/opds/", NAVIGATION)
-    assert [e.title for e in feed.entries] == ["Library", "Recently added", "Continue reading", "Followed", "By genre",
-                                           "By tag"]
+    assert [e.title for e in feed.entries] == ["Library", "Recently added", "Continue reading", "Followed",
+                                           "Collections", "By genre", "By tag"]
     for entry in feed.entries:
         (link,) = entry.links
         assert link["rel"] == "subsection" and link["type"] == NAVIGATION
         parse(opds, link["href"], NAVIGATION)
+
+
+def test_each_collection_is_a_shelf_in_its_order(server, admin, opds):
+    made = admin.post("/api/collections", {"name": "Picks", "summary": "The best",
+                                           "members": ["Moon Garden", "Filler 03", "Long Scroll"]})[2]
+    admin.post("/api/collections", {"name": "Mine alone", "shared": False, "members": ["Moon Garden"]})
+    shelves = parse(opds, "/opds/collections", NAVIGATION)
+    assert [(e.title, e.content[0].value) for e in shelves.entries] == [("Picks", "The best")]  # not the private one
+    (link,) = shelves.entries[0].links
+    assert link["type"] == NAVIGATION and link["href"].endswith(f"/opds/collections/{made['id']}")
+    shelf = parse(opds, link["href"], NAVIGATION)
+    assert [e.title for e in shelf.entries] == ["Moon Garden", "Filler 03", "Long Scroll"]
+    status, _, _ = server.client().send("GET", "/opds/collections/c" + "z" * 20,
+                                        headers={"Authorization": basic("reader")})
+    assert status == 404
 
 
 def test_the_library_is_paginated_with_opensearch_counts_and_links(opds):
