@@ -214,6 +214,7 @@ INSTALLED_APPS = [
     "peers",
     "library",  # after the apps that register scan hooks: the first scan starts here
     "scraper",
+    "imports",
     "ops",  # last: the backup schedule starts once every state file is open
 ]
 

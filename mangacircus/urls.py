@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("catalog.urls")),
     path("", include("scraper.urls")),
     path("", include("ops.urls")),
+    path("", include("imports.urls")),
     path("api/local/<str:action>", localadmin.view, name="mc-local-admin"),
 ]
 

@@ -145,6 +145,38 @@ def mark_many(user: str, manga: str, chapters: Iterable[tuple[str, str, int]]) -
         _changed(user)
 
 
+def merged(old: Progress | dict[str, Any] | None, new: Progress) -> Progress | None:
+    """What an imported position makes of the stored one, or None when it changes nothing: the
+    newer position wins (an equal time keeps the stored one), and done stays done either way."""
+    if not old:
+        return cast(Progress, dict(new))
+    done = bool(old.get("done")) or bool(new.get("done"))
+    entry = dict(new) if new["t"] > (old.get("t") or 0) else dict(old)
+    entry["done"] = done
+    if not entry.get("shift"):
+        entry["shift"] = list(old.get("shift") or [])
+    return None if entry == old else cast(Progress, entry)
+
+
+def import_many(entries: Iterable[tuple[str, str, str, Progress]]) -> int:
+    """Positions brought from another server (imports/): [(user, manga, chapter id, entry)], each
+    merged into the stored one as merged() says, in one pass under the lock; -> how many changed."""
+    changed_users: set[str] = set()
+    count = 0
+    with db.lock():
+        section = db.section("progress")
+        for user, manga, cid, new in entries:
+            chapters = section.setdefault(user, {}).setdefault(manga, {})
+            entry = merged(chapters.get(cid), new)
+            if entry is not None:
+                chapters[cid] = entry
+                changed_users.add(user)
+                count += 1
+        for user in changed_users:
+            _changed(user)
+    return count
+
+
 def forget_many(user: str, manga: str, cids: Iterable[str]) -> None:
     """Mark chapters unread at once."""
     with db.lock():

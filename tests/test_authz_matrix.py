@@ -134,6 +134,9 @@ MATRIX = [
     # ops/urls.py: incidents, health, backups (BACKUP is not set here; no startall)
     ("settings/admin/health/",                "GET",  "/settings/admin/health/",             None,             302, 403, 403, 200),
     ("settings/admin/backups/",               "GET",  "/settings/admin/backups/",            None,             302, 403, 403, 200),
+    # imports/urls.py: Settings → Admin → Import; a path that is no file is a 400 for the admin
+    ("settings/admin/import/",                "GET",  "/settings/admin/import/",             None,             302, 403, 403, 200),
+    ("api/admin/import",                      "POST", "/api/admin/import",                   {"source": "komga", "path": "/nonexistent/database.sqlite"}, 401, 403, 403, 400),
     ("api/admin/health",                      "GET",  "/api/admin/health",                   None,             401, 403, 403, 200),
     ("api/admin/incidents",                   "GET",  "/api/admin/incidents",                None,             401, 403, 403, 200),
     ("api/admin/incidents",                   "POST", "/api/admin/incidents",                {"acknowledge": "all"}, 401, 403, 403, 200),

@@ -1,0 +1,72 @@
+"""Where an import runs: in the reader, the single writer of db.json (the local action "import",
+from `manage.py import`, and the admin's screen), or, when no reader runs, in the command under the
+data lock (mangacircus.localadmin)."""
+from django.conf import settings
+
+from library import index as library_index
+from library import snapshot
+from library.index import Index
+from library.scan import Scan
+from mangacircus import db, localadmin
+from mangacircus.errors import Invalid
+from ops.backups import state as backup_state
+
+from . import apply, komga, plan
+
+READERS = {"komga": komga.read}
+
+
+def read_source(kind, path):
+    reader = READERS.get(kind)
+    if reader is None:
+        raise Invalid(f"unknown source {kind!r}: it is one of {', '.join(sorted(READERS))}")
+    if not isinstance(path, str) or not path:
+        raise Invalid("give the path of the file to import")
+    return reader(path)
+
+
+def run(payload, index=None):
+    """{source, path, names: {user there: account here}, apply: bool} -> the plan, or the result."""
+    names = payload.get("names") or {}
+    if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
+        raise Invalid("names must map each user there to an account name here")
+    source = read_source(payload.get("source"), payload.get("path"))
+    built = plan.build(source, names, index)
+    if payload.get("apply") is True:
+        return apply.apply(built)
+    return built.as_dict()
+
+
+def handler(payload):
+    """The reader's handler of the local action "import"."""
+    return run(payload)
+
+
+def offline(payload):
+    """No reader runs: this process holds DATA's lock, opens db.json and backup.json itself and
+    takes the library as the reader last saw it."""
+    db.open_db(settings.DATA / "db.json")
+    backup_state.STATE.open(settings.DATA)
+    try:
+        index = _offline_index()
+        library_index.replace(index)  # this process is the command's: the restrictions look here
+        return run(payload, index)
+    finally:
+        backup_state.STATE.close()
+        db.close_db()
+
+
+def _offline_index():
+    root = settings.LIBRARY
+    if root is None:
+        return Index()
+    previous, _, _ = snapshot.load(settings.DATA / "library-index.json", root, settings.DEFAULT_DIRECTION)
+    if previous is not None:
+        return previous
+    scan = Scan(root, Index(), "full", default_direction=settings.DEFAULT_DIRECTION,
+                concurrency=settings.SCAN_CONCURRENCY, allow_empty=True, settle=settings.SCAN_SETTLE)
+    return scan.run()[0]
+
+
+def through_reader(payload):
+    return localadmin.run("import", payload, offline)

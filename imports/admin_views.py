@@ -1,0 +1,22 @@
+"""Settings → Admin → Import (docs/import.md): the page, and POST /api/admin/import, which answers
+the dry run of a file on the server, or with {"apply": true} imports it."""
+from mangacircus.http import api, field, text_field
+from mangacircus.pages import page, render_section
+
+from . import actions
+
+
+@page(auth="admin")
+def import_page(request):
+    return render_section(request, "settings/import.html", "admin", "import",
+                          payload={"sources": sorted(actions.READERS)})
+
+
+@api(auth="admin", methods=("POST",))
+def import_api(request):
+    """{source, path, names: {user there: account here}, apply: bool}."""
+    d = request.data
+    return actions.run({"source": text_field(d, "source", max_length=20),
+                        "path": text_field(d, "path", max_length=4096),
+                        "names": field(d, "names", dict, required=False, default={}),
+                        "apply": field(d, "apply", bool, required=False, default=False)})

@@ -1,0 +1,45 @@
+"""The import itself: a backup first, then every change of the plan in one write through the
+owners (accounts.users for the accounts, reader.progress for the positions), undone as a whole
+when it cannot be written (db.security_change)."""
+import datetime
+import secrets
+
+from django.conf import settings
+
+from accounts import passwords, users
+from mangacircus import db, jsonfile
+from mangacircus.errors import Unavailable
+from ops.backups import run as backups
+from reader import progress
+
+
+def backup():
+    """A backup archive when BACKUP is set, else a copy of db.json in DATA/imports/; -> its name."""
+    if settings.BACKUP is not None:
+        record = backups.run("import")
+        if not record.get("ok"):
+            raise Unavailable(f"the backup before the import failed ({record.get('error')}), so nothing was imported")
+        return str(settings.BACKUP / record["archive"])
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d-%H%M%S-%f")
+    target = settings.DATA / "imports" / f"db-before-import-{stamp}.json"
+    target.parent.mkdir(mode=0o700, exist_ok=True)
+    data = db.snapshot()
+    if data is None:
+        raise Unavailable("db.json is not open, so nothing was imported")
+    jsonfile.write_atomic(target, data, mode=0o600)
+    return str(target)
+
+
+def apply(plan):
+    """-> {backup, accounts: [{name, label, password}], written}. Nothing to change: no backup."""
+    if not plan.changes:
+        return {"backup": None, "accounts": [], "written": 0, "plan": plan.as_dict()}
+    made = [{**a, "password": secrets.token_urlsafe(12)} for a in plan.accounts]
+    hashes = {a["name"]: passwords.make_hash(a["password"]) for a in made}  # slow: before the lock
+    saved = backup()
+    with db.security_change("users", "progress"):
+        for account in made:
+            if not users.exists(account["name"]):
+                users.create_user(account["name"], hashes[account["name"]])
+        written = progress.import_many(plan.writes)
+    return {"backup": saved, "accounts": made, "written": written, "plan": plan.as_dict()}

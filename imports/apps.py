@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+
+
+class ImportsConfig(AppConfig):
+    """Bringing a Komga user's reading history over (docs/import.md): `manage.py import` and
+    Settings → Admin → Import."""
+
+    name = "imports"
+
+    def ready(self):
+        from mangacircus import localadmin
+        from mangacircus.pages import settings_section
+
+        from . import actions
+
+        localadmin.register("import", actions.handler)
+        settings_section("admin", "import", "Import", "mc-admin-import", order=55)

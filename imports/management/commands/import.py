@@ -1,0 +1,37 @@
+"""`manage.py import komga --db PATH [--user THERE=HERE …] [--apply]` (docs/import.md): the dry run,
+or with --apply the import, through the running reader when there is one (data/ has one writer)."""
+from django.core.management.base import BaseCommand, CommandError
+
+from imports import actions, report
+from mangacircus import localadmin
+from mangacircus.errors import DomainError
+
+
+class Command(BaseCommand):
+    help = "Show what importing another server's reading history would do, then do it with --apply."
+
+    def add_arguments(self, parser):
+        sub = parser.add_subparsers(dest="source", required=True)
+        komga = sub.add_parser("komga", help="a Komga server's database.sqlite (read, never written)")
+        komga.add_argument("--db", required=True, metavar="PATH", help="Komga's database.sqlite")
+        for p in (komga,):
+            p.add_argument("--user", action="append", default=[], metavar="THERE=HERE",
+                           help="import the user THERE (e-mail) into the account HERE (repeat for more)")
+            p.add_argument("--apply", action="store_true", help="import (after a backup); without it: a dry run")
+
+    def handle(self, *args, source, **options):
+        names = {}
+        for pair in options["user"]:
+            there, sep, here = pair.partition("=")
+            if not sep or not there or not here:
+                raise CommandError(f"--user {pair}: write it as THERE=HERE, e.g. alice@example.org=alice")
+            names[there] = here
+        payload = {"source": source, "path": options["db"], "names": names, "apply": options["apply"]}
+        try:
+            result = actions.through_reader(payload)
+        except (localadmin.LocalAdminError, DomainError) as e:
+            raise CommandError(str(e)) from None
+        if options["apply"]:
+            self.stdout.write(report.applied(result))
+        else:
+            self.stdout.write(report.plan(result))

@@ -1,0 +1,163 @@
+"""The dry run: what a Source would change here, each line with its reason (docs/import.md).
+
+A plan lists what is matched (an account that exists, a position that lands on a chapter here),
+what is created (a new account, a position where there was none or an older one), what is
+unchanged (already so here: a second import of the same file changes nothing), what was not found
+and what is not imported. `writes` and `accounts` are what apply.py hands to the owners.
+"""
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from accounts import users
+from library import index as library_index
+from mangacircus.errors import Conflict, Invalid
+from reader import access, lookup, progress
+
+SHOWN = 300  # lines per list in the plan; the counts are always whole
+
+
+def _fold(text):
+    return unicodedata.normalize("NFKC", str(text)).casefold().strip()
+
+
+@dataclass
+class Plan:
+    source: str
+    file: str
+    lists: dict[str, list[dict[str, str]]] = field(
+        default_factory=lambda: {"matched": [], "created": [], "not_found": [], "not_imported": []})
+    counts: dict[str, int] = field(
+        default_factory=lambda: {"matched": 0, "created": 0, "unchanged": 0, "not_found": 0, "not_imported": 0})
+    accounts: list[dict[str, Any]] = field(default_factory=list)       # new ones: {name, label}
+    writes: list[tuple[str, str, str, dict[str, Any]]] = field(default_factory=list)
+
+    def line(self, kind, what, target, reason):
+        self.counts[kind] += 1
+        if len(self.lists[kind]) < SHOWN:
+            self.lists[kind].append({"what": what, "target": target, "reason": reason})
+
+    @property
+    def changes(self):
+        return len(self.accounts) + len(self.writes)
+
+    def as_dict(self):
+        return {"source": self.source, "file": self.file, "counts": dict(self.counts), "changes": self.changes,
+                "shown": SHOWN, **{k: list(v) for k, v in self.lists.items()}}
+
+
+class Library:
+    """The index looked up the three ways an import needs: a file's path, a manga's name or title,
+    and a chapter's number in one manga."""
+
+    def __init__(self, index):
+        self.by_path, self.by_name, self.by_folded_path = {}, {}, {}
+        for manga in index.sorted():
+            for name in (manga.name, manga.title):
+                self.by_name.setdefault(_fold(name), manga)
+            for chapter in manga.chapters():
+                for version in chapter.versions:
+                    for path in {version.path, version.archive} - {None}:
+                        self.by_path.setdefault(path, (manga, chapter, version))
+                        self.by_folded_path.setdefault(_fold(path), (manga, chapter, version))
+
+    def find(self, entry):
+        """((manga, chapter, version or None), how) or (None, why not)."""
+        if entry["path"]:
+            hit = self.by_path.get(entry["path"]) or self.by_folded_path.get(_fold(entry["path"]))
+            if hit:
+                return hit, "by file path"
+        manga = self.by_name.get(_fold(entry["series"])) or (
+            self.by_name.get(_fold(entry["title"])) if entry.get("title") else None)
+        if manga is None:
+            return None, f"no file {entry['path']} here, and no manga named {entry['series']}"
+        wanted = _number(entry["number"])
+        if wanted is None:
+            return None, f"no file {entry['path']} in {manga.name}, and the book has no number"
+        chapters = [c for c in manga.chapters() if not c.key.startswith("x") and _number(c.key) == wanted]
+        if len(chapters) != 1:
+            why = "no chapter" if not chapters else f"{len(chapters)} chapters"
+            return None, f"{why} numbered {entry['number']} in {manga.name}"
+        return (manga, chapters[0], None), "by series name and number"
+
+
+def _number(text):
+    """"12", "012", "12.0" → (12, ""); "12.5" → (12, "5"); else None."""
+    whole, _, fraction = str(text or "").strip().partition(".")
+    if not whole.isdigit() or (fraction and not fraction.isdigit()):
+        return None
+    return int(whole), fraction.rstrip("0")
+
+
+def build(source, names=None, index=None):
+    """The Plan of `source`; `names` maps a source user (key or label) to an account here."""
+    names = names or {}
+    plan = Plan(source.kind, source.file)
+    library = Library(index or library_index.current())
+    account_of = _accounts(source, names, plan)
+    positions = {}
+    for entry in source.progress:
+        user = account_of.get(entry["user"])
+        what = f"{source.users.get(entry['user'], {}).get('label', '?')}: {entry['path'] or entry['series']}"
+        if user is None:
+            plan.line("not_found", what, "", "its user is not in the database")
+            continue
+        hit, how = library.find(entry)
+        if hit is None:
+            plan.line("not_found", what, "", how)
+            continue
+        manga, chapter, version = hit
+        if users.exists(user) and not access.visible(user)(manga.name):
+            plan.line("not_found", what, "", f"{manga.name} is hidden from {user} here")
+            continue
+        version = version or chapter.ranked()[0]
+        pages = version.page_count
+        page = entry["page"] if not entry["pages"] else progress.map_page(entry["page"], entry["pages"], pages)
+        new = {"v": version.name, "p": min(page, max(pages - 1, 0)), "n": pages, "t": entry["t"],
+               "done": entry["done"], "shift": []}
+        if user not in positions:
+            positions[user] = progress.all_progress(user) if users.exists(user) else {}
+        old = positions[user].get(manga.name, {}).get(chapter.id)
+        merged = progress.merged(old, new)
+        target = f"{user}: {manga.name} · {lookup.chapter_label(chapter)}"
+        if merged is None:
+            plan.counts["unchanged"] += 1
+            continue
+        positions[user].setdefault(manga.name, {})[chapter.id] = merged
+        plan.writes.append((user, manga.name, chapter.id, new))
+        kind = "created" if old is None else "matched"
+        state = "finished" if merged["done"] else f"page {merged['p'] + 1} of {pages}"
+        reason = f"{how}; {state}"
+        plan.line(kind, what, target, reason if old is None else f"{reason}; newer than the position here")
+    for item in source.skipped:
+        plan.line("not_found", f"{item['kind']}: {item['what']}", "", item["reason"])
+    for item in source.ignored:
+        plan.line("not_imported", f"{item['kind']}: {item['what']}", "", item["reason"])
+    return plan
+
+
+def _accounts(source, names, plan):
+    """{source user key: account name here}, with the accounts' lines in the plan."""
+    found = {}
+    for key, user in source.users.items():
+        wanted = names.get(key) or names.get(user["label"]) or user["name"]
+        stored = users.stored_name(wanted)
+        role = " (an admin there: not made an admin here)" if user["admin"] else ""
+        if stored:
+            plan.line("matched", f"user {user['label']}", f"account {stored}", "an account of that name exists")
+            found[key] = stored
+            continue
+        try:
+            name = users.check_new_name(wanted)
+        except (Invalid, Conflict) as e:
+            plan.line("not_found", f"user {user['label']}", "", f"no account can be named {wanted}: {e}")
+            continue
+        if any(users.fold(a["name"]) == users.fold(name) for a in plan.accounts):
+            plan.line("matched", f"user {user['label']}", f"account {name}", "the same new account as another user")
+            found[key] = name
+            continue
+        plan.accounts.append({"name": name, "label": user["label"]})
+        plan.line("created", f"user {user['label']}", f"account {name}",
+                  f"a new account; its one-time password is shown once, after the import{role}")
+        found[key] = name
+    return found

@@ -1,0 +1,2 @@
+alter table library
+    add column REPAIR_EXTENSIONS boolean NOT NULL DEFAULT 0;

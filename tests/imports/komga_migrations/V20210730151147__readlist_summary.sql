@@ -1,0 +1,2 @@
+alter table readlist
+    add column SUMMARY varchar not NULL default '';

@@ -1,0 +1,2 @@
+drop table if exists SPRING_SESSION_ATTRIBUTES;
+drop table if exists SPRING_SESSION;

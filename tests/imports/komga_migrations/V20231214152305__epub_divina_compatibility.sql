@@ -1,0 +1,2 @@
+alter table MEDIA
+    add column EPUB_DIVINA_COMPATIBLE boolean NOT NULL DEFAULT 0;

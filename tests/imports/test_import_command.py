@@ -1,0 +1,69 @@
+"""manage.py import komga: the dry run, then --apply, then --apply again, alone under the data lock
+and through the running reader; a refused file exits non-zero with its message."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from bench.server import ROOT
+from tests.support.pages import wait_for_library
+
+pytestmark = pytest.mark.process
+
+
+def manage(data_dir, library_dir, *args):
+    env = {**os.environ, "DATA": str(data_dir), "LIBRARY": str(library_dir), "SCRYPT_LOG_N": "10"}
+    env.pop("BACKUP", None)
+    return subprocess.run([sys.executable, "manage.py", "import", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_dry_run_then_import_then_again_without_a_reader(data_dir, library_dir, komga_db):
+    dry = manage(data_dir, library_dir, "komga", "--db", str(komga_db))
+    assert dry.returncode == 0, dry.stderr
+    assert "dry run, nothing was changed" in dry.stdout
+    assert "  0 matched, 5 created, 0 already so here, 2 not found, 2 not imported." in dry.stdout
+    assert ("  bob@example.org: Star Sea/Star Sea 01.cbz: no file Star Sea/Star Sea 01.cbz here, and no manga "
+            "named Star Sea") in dry.stdout
+    assert "  collection: Favourites: the import does not bring collections or read lists over" in dry.stdout
+    assert "Run again with --apply to make these 5 change(s), after a backup." in dry.stdout
+    assert not (data_dir / "db.json").exists() or "alice" not in (data_dir / "db.json").read_text()
+
+    done = manage(data_dir, library_dir, "komga", "--db", str(komga_db), "--apply")
+    assert done.returncode == 0, done.stderr
+    assert "Imported: 2 new account(s), 3 position(s)." in done.stdout
+    backup = re.search(r"Backed up first to (\S+)\.\n", done.stdout).group(1)
+    assert backup.startswith(str(data_dir / "imports" / "db-before-import-"))
+    assert re.search(r"account alice \(from alice@example.org\): one-time password \S{16} ", done.stdout)
+    data = json.loads((data_dir / "db.json").read_text())
+    assert sorted(data["users"]) == ["alice", "bob"] and data["progress"]["alice"]["Moon Garden"]["1/1"]["done"]
+
+    again = manage(data_dir, library_dir, "komga", "--db", str(komga_db), "--apply")
+    assert again.returncode == 0, again.stderr
+    assert "  2 matched, 0 created, 3 already so here, 2 not found, 2 not imported." in again.stdout
+    assert "Nothing was changed: everything is already here." in again.stdout
+    assert json.loads((data_dir / "db.json").read_text()) == data
+
+
+def test_it_hands_the_import_to_the_running_reader(real_server, admin, library_dir, komga_db):
+    wait_for_library(admin, 2)
+    done = manage(real_server.data, library_dir, "komga", "--db", str(komga_db), "--apply",
+                  "--user", "alice@example.org=admin")
+    assert done.returncode == 0, done.stderr
+    assert "  user alice@example.org → account admin: an account of that name exists" in done.stdout
+    assert "Imported: 1 new account(s), 3 position(s)." in done.stdout
+    assert admin.get("/api/chapter?m=Moon%20Garden&c=0/2")[2]["progress"]["p"] == 1
+
+
+def test_a_refused_file_exits_non_zero_with_its_message(data_dir, library_dir, tmp_path):
+    junk = tmp_path / "database.sqlite"
+    junk.write_bytes(b"PK\x03\x04 not a database")
+    done = manage(data_dir, library_dir, "komga", "--db", str(junk), "--apply")
+    assert done.returncode != 0
+    assert f"{junk} is not an SQLite database (it does not start as one)" in done.stderr
+    assert not (data_dir / "db.json").exists()
+    bad = manage(data_dir, library_dir, "komga", "--db", str(junk), "--user", "alice")
+    assert bad.returncode != 0 and "--user alice: write it as THERE=HERE" in bad.stderr

@@ -1,0 +1,86 @@
+"""Settings → Admin → Import of a Komga database: the dry run changes nothing and says what will be
+matched, created and not found, with reasons; the import backs up first and writes through the
+owners; a second import changes nothing."""
+import json
+
+from tests.conftest import PASSWORD
+from tests.support.pages import wait_for_library
+
+
+def plan_of(admin, path, apply=False, **more):
+    status, _, body = admin.post("/api/admin/import", {"source": "komga", "path": str(path), "apply": apply, **more})
+    assert status == 200, body
+    return body
+
+
+def lines(plan, key):
+    return {(item["what"], item["target"], item["reason"]) for item in plan[key]}
+
+
+def db_json(server):
+    from mangacircus import db
+
+    db.flush_now()
+    return json.loads((server.data / "db.json").read_text())
+
+
+def test_the_dry_run_lists_what_is_matched_created_and_not_found_and_changes_nothing(server, admin, komga_db):
+    wait_for_library(admin, 2)
+    before = db_json(server)
+    plan = plan_of(admin, komga_db)
+    assert plan["counts"] == {"matched": 0, "created": 5, "unchanged": 0, "not_found": 2, "not_imported": 2}
+    assert plan["changes"] == 5
+    created = lines(plan, "created")
+    assert ("user alice@example.org", "account alice", "a new account; its one-time password is shown once, after "
+            "the import (an admin there: not made an admin here)") in created
+    assert ("alice@example.org: Moon Garden/Moon Garden v01 c001.cbz", "alice: Moon Garden · Ch. 1",
+            "by file path; finished") in created
+    assert ("alice@example.org: Moon Garden/c0002 Roots.cbz", "alice: Moon Garden · Ch. 2",
+            "by file path; page 2 of 4") in created
+    assert ("bob@example.org: Long Scroll/Long Scroll 003.cbz", "bob: Long Scroll · Ch. 3",
+            "by series name and number; page 1 of 2") in created
+    assert lines(plan, "not_found") == {
+        ("bob@example.org: Star Sea/Star Sea 01.cbz", "",
+         "no file Star Sea/Star Sea 01.cbz here, and no manga named Star Sea"),
+        ("progress: Moon Garden / passwd.cbz", "", "its path has a '..' in it")}
+    assert lines(plan, "not_imported") == {
+        ("collection: Favourites", "", "the import does not bring collections or read lists over"),
+        ("read list: Summer reading", "", "the import does not bring collections or read lists over")}
+    after = db_json(server)
+    assert after["users"] == before["users"] and after.get("progress", {}) == before.get("progress", {})
+    assert not (server.data.parent / "backups").exists()
+
+
+def test_the_import_backs_up_then_writes_and_a_second_import_changes_nothing(server, admin, komga_db):
+    wait_for_library(admin, 2)
+    done = plan_of(admin, komga_db, apply=True)
+    assert done["written"] == 3 and [a["name"] for a in done["accounts"]] == ["alice", "bob"]
+    assert done["backup"].startswith(str(server.data.parent / "backups")) and done["backup"].endswith(".tar.gz")
+    data = db_json(server)
+    assert data["users"]["alice"]["admin"] is False
+    alice = data["progress"]["alice"]["Moon Garden"]
+    assert (alice["1/1"]["p"], alice["1/1"]["n"], alice["1/1"]["done"]) == (2, 3, True)
+    assert (alice["0/2"]["p"], alice["0/2"]["done"], alice["0/2"]["v"]) == (1, False, "c0002 Roots.cbz")
+    assert data["progress"]["bob"]["Long Scroll"]["1/3"]["p"] == 0
+    password = done["accounts"][0]["password"]
+    assert server.client().post("/api/login", {"name": "alice", "password": password})[0] == 200
+
+    again = plan_of(admin, komga_db)
+    assert again["changes"] == 0 and again["counts"]["unchanged"] == 3 and again["counts"]["matched"] == 2
+    second = plan_of(admin, komga_db, apply=True)
+    assert second["backup"] is None and second["written"] == 0 and second["accounts"] == []
+    now = db_json(server)
+    assert (now["users"], now["progress"]) == (data["users"], data["progress"])
+
+
+def test_a_user_there_maps_to_an_existing_account_and_a_newer_position_here_wins(server, admin, komga_db):
+    wait_for_library(admin, 2)
+    assert admin.post("/api/admin/user", {"name": "bea", "password": PASSWORD})[0] == 200
+    bea = server.client().login("bea", PASSWORD)
+    saved = {"m": "Long Scroll", "c": "1/3", "v": "c0003.cbz", "p": 1, "n": 2, "done": False, "shift": []}
+    assert bea.post("/api/progress", saved)[0] == 200  # now: newer than Komga's 2026-11-30
+    plan = plan_of(admin, komga_db, names={"bob@example.org": "bea"})
+    assert ("user bob@example.org", "account bea", "an account of that name exists") in lines(plan, "matched")
+    assert plan["counts"]["unchanged"] == 1
+    plan_of(admin, komga_db, apply=True, names={"bob@example.org": "bea"})
+    assert db_json(server)["progress"]["bea"]["Long Scroll"]["1/3"]["p"] == 1
