@@ -1,4 +1,4 @@
-/* The collections list (make a new one) and a collection's page (edit, delete, remove a manga,
+/* The collections list (make a new one) and a collection's page (edit, delete, choose the cover, remove a manga,
    reorder by drag or with the arrow keys on a manga's handle), through /api/collections. */
 "use strict";
 
@@ -35,6 +35,16 @@
   }
 
   list.addEventListener("click", async (e) => {
+    const cover = e.target.closest("button.make-cover");
+    if (cover) {
+      try {
+        await api(path, { cover: cover.closest("li").dataset.m });
+        toast("The collection now shows this cover.");
+      } catch (error) {
+        toast(error.message, "error");
+      }
+      return;
+    }
     const button = e.target.closest("button.remove");
     if (!button) return;
     const item = button.closest("li");

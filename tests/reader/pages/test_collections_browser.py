@@ -1,8 +1,12 @@
 """Collections, want to read and ratings in the browser: a collection made from the library grid's
-"Select several", reordered with the keyboard; stars on manga pages sort the library."""
+"Select several", reordered with the keyboard and by drag, its cover chosen; stars on manga pages
+sort the library; axe-core on the pages and controls."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
+from tests.support import axe
 from tests.support.pages import fresh_reader, sign_in
 
 pytestmark = pytest.mark.browser
@@ -54,3 +58,48 @@ def test_stars_on_manga_pages_sort_the_library(demo_site, desktop):
     assert _tile_titles(page)[:2] == ["Iron Harbor", "Moon Garden"]
     page.goto(demo_site.url + "/collections/")
     expect(page.locator(".want .title")).to_have_text(["Moon Garden"])
+
+
+def test_the_collection_pages_and_controls_pass_axe(demo_site, browser):
+    name = fresh_reader(demo_site)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.add_init_script(script=axe.source())
+    try:
+        page = sign_in(context, demo_site, name)
+        client = demo_site.client().login(name)
+        made = client.post("/api/collections", {"name": "Checked", "summary": "For axe",
+                                                "members": ["Moon Garden", "Iron Harbor"]})[2]
+        client.post("/api/want", {"m": "Moon Garden", "on": True})
+        found = []
+        for path in ("/collections/", f"/collections/{made['id']}/", "/manga/Moon%20Garden/"):
+            page.goto(demo_site.url + path)
+            page.wait_for_load_state("load")
+            found += [(path, *v) for v in axe.violations(page)]
+        page.goto(demo_site.url + "/")
+        page.click("#select-several")
+        expect(page.locator(".pick").first).to_be_visible()
+        found += [("/ selecting", *v) for v in axe.violations(page)]
+        assert found == []
+    finally:
+        context.close()
+
+
+def test_a_manga_dragged_onto_another_takes_its_place(demo_site, desktop):
+    name = fresh_reader(demo_site)
+    client = demo_site.client().login(name)
+    made = client.post("/api/collections", {"name": "Dragged", "members": ["Moon Garden", "Iron Harbor",
+                                                                           "Long Scroll"]})[2]
+    page = sign_in(desktop, demo_site, name, path=f"/collections/{made['id']}/")
+    members = page.locator("#members li .title")
+    expect(members).to_have_text(["Moon Garden", "Iron Harbor", "Long Scroll"])
+    page.get_by_role("button", name="Move Long Scroll", exact=True).drag_to(page.locator("#members li").first)
+    expect(members).to_have_text(["Long Scroll", "Moon Garden", "Iron Harbor"])
+    page.wait_for_load_state("networkidle")
+    stored = client.get(f"/api/collections/{made['id']}")[2]
+    assert [m["name"] for m in stored["members"]] == ["Long Scroll", "Moon Garden", "Iron Harbor"]
+    assert "Long%20Scroll" in stored["cover"]  # the first member's
+    page.get_by_role("button", name="Use as cover: Iron Harbor").click()
+    expect(page.locator(".toast")).to_have_text("The collection now shows this cover.")
+    page.goto(demo_site.url + "/collections/")
+    cover = page.locator("#collections li", has_text="Dragged").locator("img")
+    expect(cover).to_have_attribute("src", re.compile("/thumb/Iron%20Harbor/"))
