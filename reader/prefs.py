@@ -18,6 +18,8 @@ DEFAULT_SETTINGS = {
     "discovery": False,
     "zoom": {"flow": 1, "page": 1, "book": 1, "strip": 1},
     "theme": "dark",
+    "pageFit": "screen",
+    "split": "off",
     "webhook": "",
     "webhookFormat": "ntfy",
 }
@@ -27,6 +29,8 @@ CHOICES = {
     "lastMode": ("flow", "page", "book"),
     "webhookFormat": ("ntfy", "gotify", "json"),
     "theme": ("dark", "light", "system"),
+    "pageFit": ("screen", "width", "height", "original"),
+    "split": ("off", "phone", "always"),
 }
 BOOLEANS = ("adapt", "skipExtras", "skipCovers", "flowPageGap", "readingClock", "readingStory", "discovery")
 ZOOM_KEYS = ("flow", "page", "book", "strip")

@@ -24,6 +24,10 @@ READING_FLAGS = [
 # The choices of Settings → Reading's selects: (key, label, {value: wording}) in prefs.CHOICES order.
 READING_CHOICES = [
     ("theme", "Theme", {"dark": "Dark", "light": "Light", "system": "Follow the system"}),
+    ("pageFit", "In Page mode, fit each page to", {"screen": "the screen", "width": "the screen's width",
+                                                    "height": "the screen's height", "original": "its original size"}),
+    ("split", "Split double pages into two halves", {"off": "never", "phone": "on a phone held upright",
+                                                     "always": "always (in Page and Flow mode)"}),
 ]
 
 

@@ -1,5 +1,5 @@
 /* Reader bars (docs/reader.md, "The bars"): the top bar with the chapter and version pickers, the bottom
- * bar with the page slider, modes, ⇄ Shift and zoom, the one-time hint and the end card.
+ * bar with the page slider, modes, ⇄ Shift, the page fit and zoom, the one-time hint and the end card.
  *
  * Bars are shown on open and hidden on the first page turn or after 100 px of scrolling. They
  * are never shown by scrolling, only by a tap beside the pages or in the middle of a page (or m).
@@ -29,6 +29,9 @@
     }
     return location.pathname.slice(ROOT.length);
   }
+
+  // The Fit button: its icon (a phone shows only that) and its words.
+  const FITS = { screen: ["▣", "Screen"], width: ["↔", "Width"], height: ["↕", "Height"], original: ["1:1", "Original size"] };
 
   const MARKS = [["mark:previous", "Mark previous chapters read"], ["mark:all-read", "Mark all read"],
     ["mark:all-unread", "Mark all unread"]];
@@ -109,6 +112,8 @@
     el.shift = h("button", { type: "button", className: "rd-shift", "aria-label": "Shift pairing",
       title: "Shift: pair this run of pages the other way", onclick: () => R.toggleShift() },
       "⇄", h("span", { className: "rd-wide-only" }, " Shift"));
+    el.fit = h("button", { type: "button", className: "rd-fit", title: "Fit the page (W)", onclick: () => R.nextFit() },
+      el.fitIcon = h("span", { "aria-hidden": "true" }), el.fitWords = h("span", { className: "rd-wide-only" }));
     el.zoom = h("button", { type: "button", className: "rd-zoom", title: "Zoom (click for 100 %)",
       onclick: () => R.zoomTo(1) });
     el.bottom = h("footer", { className: "rd-bar rd-bottom" },
@@ -116,7 +121,7 @@
       h("div", { className: "rd-row" },
         chapterLink(d.prev, "‹", "rd-prev"),
         h("div", { className: "rd-modes", role: "group", "aria-label": "Mode" }, el.modes),
-        el.shift, el.zoom,
+        el.shift, el.fit, el.zoom,
         chapterLink(d.next, "›", "rd-next")));
     el.hint = h("div", { className: "rd-hint", role: "status" });
     R.root.append(el.top, el.bottom, el.hint);
@@ -151,6 +156,12 @@
     el.shift.disabled = !spread || spread.run === null || spread.runLength < 2;
     el.shift.setAttribute("aria-pressed", String(!!spread && spread.run !== null && R.shift.has(spread.run)));
     el.zoom.textContent = Math.round(R.zoom * 100) + " %";
+    const [icon, words] = FITS[R.fit];
+    el.fit.hidden = !R.m.fits;
+    el.fit.setAttribute("aria-label", "Fit: " + words + (/\w/.test(icon) ? " (" + icon + ")" : "")); // holds what a phone shows
+    el.fitIcon.textContent = icon;
+    el.fitWords.textContent = " " + words;
+    el.slider.max = String(Math.max(1, n)); // a split double page counts as two
   }
 
   function setShown(on) {

@@ -230,6 +230,7 @@
       case "+": case "=": R.zoomTo(Math.round((R.zoom + KEY_STEP) * 20) / 20); break;
       case "-": case "_": R.zoomTo(Math.round((R.zoom - KEY_STEP) * 20) / 20); break;
       case "0": R.zoomTo(1); break;
+      case "w": case "W": if (R.m.fits) R.nextFit(); else handled = false; break;
       case "m": case "M": case "Escape": MCR.bars.toggle(); break;
       case "f": case "F": fullscreen(); break;
       default: handled = false;

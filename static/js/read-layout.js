@@ -56,6 +56,44 @@
     return median(list.filter((p) => !isWide(p)).map(aspect), UNKNOWN.w / UNKNOWN.h);
   }
 
+  // ---- split double pages -------------------------------------------------------------------
+
+  /** Whether the split setting asks for halves here: "phone" is a phone held upright (as in read.js). */
+  function splitWanted(R) {
+    const how = R.settings.split;
+    if (!R.m.splits || R.dir === "ttb" || (how !== "always" && how !== "phone")) return false;
+    return how === "always" || (window.innerWidth < 600 && window.innerHeight > window.innerWidth);
+  }
+
+  /** A double page of known size that is not quarter-turned (its halves would be its top and bottom). */
+  function splittable(p) {
+    return !p.half && !turned(p) && !!(p.w && p.h) && isWide(p);
+  }
+
+  /**
+   * The pages to lay out: `shown` (whole pages), with each splittable double page replaced by its
+   * two halves when `on`, in reading order (rtl: the right half first). A half is a page of its own
+   * for the layout, half as wide, keeping the full page index `i` (progress counts whole pages);
+   * `made` keeps the halves made before, so their elements survive a re-split.
+   */
+  function split(shown, on, dir, made) {
+    if (!on) return shown.slice();
+    const out = [];
+    shown.forEach((p) => {
+      if (!splittable(p)) return out.push(p);
+      const sides = dir === "rtl" ? ["right", "left"] : ["left", "right"];
+      sides.forEach((side) => {
+        const key = p.i + side;
+        if (!made.has(key)) {
+          made.set(key, { i: p.i, u: p.u, w: Math.round(p.w / 2), h: p.h, r: 0, el: null, half: side, whole: p,
+            t: p.t.filter((tag) => tag !== "wide") });
+        }
+        out.push(made.get(key));
+      });
+    });
+    return out;
+  }
+
   // ---- book pairing --------------------------------------------------------------------------
 
   /**
@@ -129,10 +167,18 @@
     return { boxes, cw: width, ch: pagesHeight + endHeight, end: { x: 0, y: pagesHeight, w: width, h: endHeight } };
   }
 
+  /** The page fit of Page mode: the size at 100 % zoom, as a scale of the page's own pixels. */
+  const FITS = {
+    screen: (s, vw, vh) => Math.min(vw / s.w, vh / s.h),
+    width: (s, vw) => vw / s.w,
+    height: (s, vw, vh) => vh / s.h,
+    original: () => 1, // one pixel of the image per CSS pixel, as the browser shows an image by itself
+  };
+
   function pageBoxes(R, vw, vh, z) {
     const p = R.list[R.cur];
     const s = shown(p);
-    const scale = Math.min(vw / s.w, vh / s.h) * z;
+    const scale = (FITS[R.m.fits && R.fit] || FITS.screen)(s, vw, vh) * z;
     const w = Math.round(s.w * scale);
     const h = Math.round(s.h * scale);
     const box = { li: R.cur, x: Math.max(0, Math.round((vw - w) / 2)), y: Math.max(0, Math.round((vh - h) / 2)), w, h };
@@ -167,7 +213,7 @@
   // ---- build: the page elements of the mode ------------------------------------------------------
 
   function pageEl(p) {
-    if (!p.el) p.el = h("div", { className: "rd-page", "data-i": p.i });
+    if (!p.el) p.el = h("div", { className: "rd-page", "data-i": p.i, "data-half": p.half });
     return p.el;
   }
 
@@ -213,9 +259,15 @@
     el.style.height = box.h + "px";
   }
 
-  /** Size the image inside its box; a quarter-turned image is sized swapped and turned with CSS. */
+  /** Size the image inside its box; a quarter-turned image is sized swapped and turned with CSS, a
+      half is the whole image at twice the box's width, its other half outside the box. */
   function fitImage(img, p, box) {
-    if (turned(p)) {
+    if (p.half) {
+      img.style.width = box.w * 2 + "px";
+      img.style.height = box.h + "px";
+      img.style.left = p.half === "right" ? -box.w + "px" : "0";
+      img.style.top = "0";
+    } else if (turned(p)) {
       img.style.width = box.h + "px";
       img.style.height = box.w + "px";
       img.style.left = (box.w - box.h) / 2 + "px";
@@ -265,13 +317,16 @@
       }
     });
     if (!best) return null;
-    return { i: R.list[best.li].i, fx: (sx - best.x) / best.w, fy: (sy - best.y) / best.h, x, y };
+    const p = R.list[best.li];
+    return { i: p.i, half: p.half, fx: (sx - best.x) / best.w, fy: (sy - best.y) / best.h, x, y };
   }
 
   /** Scroll so the anchored page point is under (x, y) again (by default where it was). */
   function restore(R, a, x, y) {
     if (!a) return;
-    const box = R.boxes.find((b) => R.list[b.li].i === a.i);
+    // A page split since (or joined again) is found by its index alone.
+    const box = R.boxes.find((b) => R.list[b.li].i === a.i && R.list[b.li].half === a.half)
+      || R.boxes.find((b) => R.list[b.li].i === a.i);
     if (!box) return;
     R.scroller.scrollLeft = box.x + a.fx * box.w - (x === undefined ? a.x : x);
     R.scroller.scrollTop = box.y + a.fy * box.h - (y === undefined ? a.y : y);
@@ -302,5 +357,5 @@
     return null;
   }
 
-  MCR.layout = { pair, spreadOf, visible, build, render, anchor, boxAt, flowBoxes, pageBoxes, bookBoxes };
+  MCR.layout = { fits: Object.keys(FITS), split, splitWanted, pair, spreadOf, visible, build, render, anchor, boxAt, flowBoxes, pageBoxes, bookBoxes };
 })();

@@ -9,6 +9,10 @@
  *   spreads  shows the spreads of layout.pair() and turns a spread at a time; ⇄ Shift applies
  *   ttb      suits a top-to-bottom chapter (a webtoon)
  *   upright  suits a phone held upright: narrower than 600 px and taller than wide
+ *   fits     lays a page out by the page fit (pageFit: screen, width, height, original; the Fit
+ *            button, W)
+ *   splits   shows a double page as its two halves, one after the other, when the split setting
+ *            asks for it (split: off, phone, always)
  *   default  opens when no valid mode is saved, and is the first choice when adapting
  *   hint     the one-time "bring the menu back" hint it shares (localStorage mc.reader.hint.<hint>)
  *   boxes    its layout, (R, vw, vh, zoom) → {boxes, cw, ch, end}, from read-layout.js
@@ -21,10 +25,13 @@
   // read-layout.js loads after this file, so each entry looks its boxes function up when asked.
   MCR.modes = {
     flow: { name: "flow", label: "Flow", scrolls: true, spreads: false, ttb: true, upright: true, hint: "flow",
+      fits: false, splits: true,
       get boxes() { return MCR.layout.flowBoxes; } },
     page: { name: "page", label: "Page", scrolls: false, spreads: false, ttb: false, upright: true, hint: "paged",
+      fits: true, splits: true,
       default: true, get boxes() { return MCR.layout.pageBoxes; } },
     book: { name: "book", label: "Book", scrolls: false, spreads: true, ttb: false, upright: false, hint: "paged",
+      fits: false, splits: false,
       get boxes() { return MCR.layout.bookBoxes; } },
   };
 })();

@@ -3,7 +3,7 @@
  * The position is saved 700 ms after it settles and on pagehide (a fetch with keepalive). It
  * stores the page index in the full page list, so hiding extras or covers never corrupts it.
  * Zoom is saved per mode key (flow, page, book, strip) 800 ms after the last change. lastMode is
- * written only when the user clicks a mode, never on an automatic switch.
+ * written only when the user clicks a mode, never on an automatic switch; pageFit when the user picks a fit.
  */
 (function () {
   "use strict";
@@ -73,6 +73,12 @@
     api("api/settings", { lastMode: mode }).catch((error) => toast("Mode not saved: " + error.message, "error"));
   }
 
+  /** The Fit button or W: remembered as the page fit for every chapter, as the zoom is. */
+  function fitChosen(R) {
+    R.settings.pageFit = R.fit;
+    api("api/settings", { pageFit: R.fit }).catch((error) => toast("Page fit not saved: " + error.message, "error"));
+  }
+
   function init(R) {
     window.addEventListener("pagehide", () => {
       save(R, true);
@@ -80,5 +86,5 @@
     });
   }
 
-  MCR.progress = { init, changed, save, zoomChanged, modeChosen };
+  MCR.progress = { init, changed, save, zoomChanged, modeChosen, fitChosen };
 })();

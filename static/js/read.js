@@ -58,7 +58,9 @@
   const width = data.widths ? data.widths.find((w) => w >= need) || data.widths[data.widths.length - 1] : 0;
   const sized = (u) => (width ? u + (u.indexOf("?") >= 0 ? "&" : "?") + "w=" + width : u);
   const all = data.pages.map((p, i) => ({ i, u: sized(p.u), w: p.w, h: p.h, t: p.t || [], r: p.r || 0, el: null }));
-  const list = shownPages(all, settings);
+  const whole = shownPages(all, settings);
+  const list = whole.slice(); // what is laid out: `whole`, with double pages split when asked (resplit)
+  const halves = new Map(); // the halves made so far, by page index and side
   const sameVersion = data.progress && data.progress.v === data.version;
 
   const R = {
@@ -66,6 +68,7 @@
     dir: data.direction,
     mode: resolveMode(settings, data.direction), m: null, // the name and its entry in MCR.modes
     zoom: 1, zoomKey: "page", strip: false,
+    fit: layout.fits.indexOf(settings.pageFit) >= 0 ? settings.pageFit : layout.fits[0],
     cur: 0, spreads: [], boxes: [], end: null, endCard: null,
     viewport: { w: 0, h: 0 }, canvasSize: { w: 0, h: 0 },
     shift: new Set(sameVersion ? data.progress.shift || [] : []),
@@ -86,6 +89,7 @@
     R.strip = R.m.scrolls && R.dir === "ttb";
     R.zoomKey = R.strip ? "strip" : mode;
     R.zoom = clampZoom(+settings.zoom[R.zoomKey] || 1);
+    resplit();
     R.spreads = layout.pair(list, R.shift);
     root.dataset.mode = mode;
     root.classList.toggle("rd-strip", R.strip);
@@ -94,12 +98,30 @@
   function setMode(mode, clicked) {
     if (clicked) progress.modeChosen(R, mode);
     if (mode === R.mode) return;
-    const at = Math.min(R.cur, list.length - 1);
+    R.cur = Math.min(R.cur, list.length - 1);
     loading.stopFlow();
     list.forEach((p) => (p.el = null));
+    halves.forEach((p) => (p.el = null));
     applyMode(mode);
-    R.cur = R.m.spreads ? firstOfSpread(at) : at;
+    if (R.m.spreads) R.cur = firstOfSpread(R.cur);
     open();
+  }
+
+  /**
+   * Lay out the double pages as halves, or whole again, as the mode and the split setting ask,
+   * changing `list` in place (every helper holds it). The current page stays current: a page just
+   * split opens at its first half. Returns whether the list changed.
+   */
+  function resplit() {
+    const next = layout.split(whole, layout.splitWanted(R), R.dir, halves);
+    if (next.length === list.length && next.every((p, k) => p === list[k])) return false;
+    const atEnd = R.cur >= list.length;
+    const keep = list[Math.min(R.cur, list.length - 1)];
+    list.splice(0, list.length, ...next);
+    let pos = next.indexOf(keep);
+    if (pos < 0) pos = next.findIndex((p) => p.i === keep.i);
+    R.cur = atEnd ? list.length : Math.max(0, pos);
+    return true;
   }
 
   function firstOfSpread(pos) {
@@ -224,6 +246,25 @@
     progress.changed(R);
   }
 
+  // ---- page fit (Page mode) ---------------------------------------------------------------------------
+
+  function setFit(fit) {
+    if (!R.m.fits || fit === R.fit || layout.fits.indexOf(fit) < 0) return;
+    R.fit = fit;
+    const s = R.scroller;
+    layout.render(R);
+    s.scrollTop = 0;
+    s.scrollLeft = R.dir === "rtl" ? s.scrollWidth : 0; // the reading corner, as after a page turn
+    keepAnchor();
+    bars.update();
+    progress.fitChosen(R);
+  }
+
+  function nextFit() {
+    const names = layout.fits;
+    setFit(names[(names.indexOf(R.fit) + 1) % names.length]);
+  }
+
   // ---- zoom and anchoring ----------------------------------------------------------------------------
 
   function clampZoom(z) {
@@ -264,10 +305,12 @@
 
   function sizeLearned() {
     const a = R.anchor;
+    const changed = resplit(); // a page measured wide only now is split now
     R.spreads = layout.pair(list, R.shift);
-    if (R.m.spreads && R.cur < list.length) {
-      R.cur = firstOfSpread(R.cur);
+    if ((R.m.spreads || changed) && (R.cur < list.length || R.m.scrolls)) {
+      if (R.m.spreads) R.cur = firstOfSpread(R.cur);
       layout.build(R);
+      if (changed && R.m.scrolls) loading.observeFlow(R);
     }
     layout.render(R, a, R.viewport.w / 2, R.m.scrolls ? 0 : R.viewport.h / 2);
     keepAnchor();
@@ -303,7 +346,7 @@
 
   // ---- start ------------------------------------------------------------------------------------------
 
-  Object.assign(R, { turn, goTo, setMode, toggleShift, flowStep, zoomAt, zoomTo, sizeLearned, nextChapter });
+  Object.assign(R, { turn, goTo, setMode, setFit, nextFit, toggleShift, flowStep, zoomAt, zoomTo, sizeLearned, nextChapter });
 
   applyMode(R.mode);
   if (R.m.spreads) R.cur = firstOfSpread(R.cur);
@@ -323,8 +366,10 @@
     get zoom() { return R.zoom; },
     get page() { return R.cur < list.length ? list[R.cur].i : -1; },
     get atEnd() { return !R.m.scrolls && R.cur >= list.length; },
+    get fit() { return R.fit; },
     get shown() { return list.map((p) => p.i); },
-    get boxes() { return R.boxes.map((b) => ({ i: list[b.li].i, x: b.x, y: b.y, w: b.w, h: b.h })); },
+    get halves() { return list.map((p) => p.half || null); },
+    get boxes() { return R.boxes.map((b) => ({ i: list[b.li].i, half: list[b.li].half || null, x: b.x, y: b.y, w: b.w, h: b.h })); },
     get viewport() { return Object.assign({}, R.viewport); },
     get canvas() { return Object.assign({}, R.canvasSize); },
     get scroll() { return { x: R.scroller.scrollLeft, y: R.scroller.scrollTop }; },

@@ -57,7 +57,8 @@ def test_every_mode_has_a_label_and_a_layout_function():
         assert m["name"] == key
         assert isinstance(m["label"], str) and m["label"]
         assert m["boxes"] == "function" and m["boxesArity"] == 4, f"{key}: boxes(R, vw, vh, zoom) in read-layout.js"
-        assert all(isinstance(m[flag], bool) for flag in ("scrolls", "spreads", "ttb", "upright")), key
+        flags = ("scrolls", "spreads", "ttb", "upright", "fits", "splits")
+        assert all(isinstance(m[flag], bool) for flag in flags), key
         assert m["hint"] in ("flow", "paged"), key  # localStorage keys users already have
     assert [key for key, m in modes.items() if m.get("default")] == ["page"]
     # What the other files branch on, as the reader behaved before the table (docs/reader.md, "Modes").
