@@ -5,6 +5,7 @@ and the service names resolved to loopback. Then the reader's health check comma
 the reader's admin proxy reaches the scraper."""
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -81,6 +82,7 @@ def compose(tmp_path, library_dir):
         procs.append(proc)
         return proc, env
 
+    run.host = host  # what the host gives compose; a test may change it before run()
     yield spec, run, mapping, reader_port, tmp_path
     for proc in procs:
         if proc.poll() is None:
@@ -127,3 +129,38 @@ def test_the_compose_services_start_pass_the_health_check_and_reach_each_other(c
     assert status == 200 and body["state"] == "idle", body
     assert admin.get("/api/admin/health")[2]["scraper"]["heartbeat"]["state"] in ("idle", "running")
     assert scraper.poll() is None and reader.poll() is None
+
+
+def readme_commands():
+    """The indented command lines of the README's "With Docker Compose" section."""
+    section = (ROOT / "README.md").read_text().split("\n## With Docker Compose\n")[1].split("\n## ")[0]
+    return [line.strip() for line in section.splitlines() if line.startswith("    ")]
+
+
+def test_the_readme_commands_write_a_token_and_start_these_services(compose, tmp_path):
+    """README.md: the token line is run as written; the compose line's file, subcommand and
+    variables are the ones the services here run with (compose itself needs a container runtime)."""
+    spec, run, mapping, reader_port, _ = compose
+    make_token, start = readme_commands()
+    checkout = tmp_path / "checkout"
+    (checkout / "deploy").mkdir(parents=True)
+    subprocess.run(["bash", "-c", make_token], cwd=checkout, check=True, timeout=30)
+    name, token = (checkout / "deploy" / ".env").read_text().strip().split("=", 1)
+    assert name == "SCRAPER_TOKEN" and len(token) >= 40
+
+    words = shlex.split(start)
+    assigned = dict(w.split("=", 1) for w in words if re.match(r"^[A-Z_]+=", w))
+    argv = [w for w in words if not re.match(r"^[A-Z_]+=", w)]
+    assert argv == ["docker", "compose", "-f", "deploy/compose.yaml", "up", "-d", "--build"]
+    interpolated = set(re.findall(r"\$\{(\w+)", (ROOT / "deploy" / "compose.yaml").read_text()))
+    assert set(assigned) <= interpolated and "LIBRARY_PATH" in assigned
+
+    run.host["SCRAPER_TOKEN"] = token  # the library stays the test's: /srv/manga is not on this machine
+    _, scraper_env = run("scraper")
+    _, reader_env = run("reader")
+    assert scraper_env["SCRAPER_TOKEN"] == reader_env["SCRAPER_TOKEN"] == token
+    wait(lambda: "runscraper is now running" in (tmp_path / "scraper.log").read_text(), "scraper")
+    wait(lambda: Client("127.0.0.1", reader_port).get("/api/auth")[0] == 200, "reader")
+    admin = Client("127.0.0.1", reader_port).signup("admin", "correct horse battery")
+    status, _, body = admin.get("/api/admin/scraper/status")
+    assert status == 200 and body["state"] == "idle", body  # the reader reached the scraper with that token
