@@ -1,7 +1,7 @@
 """The benchmark: every figure with its baseline from the same run, the ratio, and the target.
 
     python -m bench [--preset large|medium|tiny] [--seconds 5] [--runs 3] [--dir bench/out/<preset>]
-                    [--only files|server|formats|scraper|apps|backup|peering ...]
+                    [--only files|server|formats|scraper|apps|backup|peering|import ...]
 
 The machine may be busy with other work, so absolute numbers move from run to run; each figure is
 therefore printed next to a baseline measured in the same run on the same machine. See
@@ -24,6 +24,7 @@ from . import (
     formats,
     generate,
     household,
+    import_bench,
     loadgen,
     pageturn,
     peering,
@@ -49,7 +50,7 @@ SETTINGS = {
 FLUSH_LIMIT_MS = 50
 # The table's sections, in the order they run. The library is generated and scanned for every one
 # (the servers start on its snapshot); "files" adds the scan's own rows, the flushes and catalog.json.
-SECTIONS = ("files", "server", "formats", "scraper", "apps", "backup", "peering")
+SECTIONS = ("files", "server", "formats", "scraper", "apps", "backup", "peering", "import")
 
 
 def typical_page(library):
@@ -198,6 +199,8 @@ def main(argv=None):
         rows += backup_bench.backup_rows(work, db_mb, catalog_mb, seconds=max(2.0, opts["seconds"] * 2), say=say)
     if "peering" in want:
         rows.append(peering.transfer_row(work, say))
+    if "import" in want:
+        rows += import_bench.rows(say)
 
     header = (f"MangaCircus benchmark, preset {args.preset}: {index_counts['manga']:,} manga, "
               f"{index_counts['chapters']:,} chapters, {index_counts['pages']:,} pages"
