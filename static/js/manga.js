@@ -59,17 +59,21 @@
     }
   });
 
+  const choice = document.getElementById("add-collection");
+  const newName = document.getElementById("new-collection-name");
+  choice.addEventListener("change", () => { newName.hidden = Boolean(choice.value); });
+
   document.getElementById("add-to-collection").addEventListener("click", async () => {
-    const choice = document.getElementById("add-collection");
     try {
       let c;
       if (choice.value) {
         c = await api("api/collections/" + encodeURIComponent(choice.value) + "/add", { members: [m] });
       } else {
-        const name = prompt("Name of the new collection");
-        if (!name) return;
-        c = await api("api/collections", { name, members: [m] });
+        c = await api("api/collections", { name: newName.value, members: [m] });
         choice.insertBefore(h("option", { value: c.id }, c.name), choice.lastElementChild);
+        choice.value = c.id;
+        newName.value = "";
+        newName.hidden = true;
       }
       const where = document.getElementById("in-collections");
       if (!where.querySelector('a[href$="/' + c.id + '/"]')) {

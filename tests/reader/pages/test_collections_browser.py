@@ -103,3 +103,17 @@ def test_a_manga_dragged_onto_another_takes_its_place(demo_site, desktop):
     page.goto(demo_site.url + "/collections/")
     cover = page.locator("#collections li", has_text="Dragged").locator("img")
     expect(cover).to_have_attribute("src", re.compile("/thumb/Iron%20Harbor/"))
+
+
+def test_a_manga_page_makes_a_collection_and_adds_to_one(demo_site, desktop):
+    page = sign_in(desktop, demo_site, fresh_reader(demo_site), path="/manga/Moon%20Garden/")
+    page.fill("#new-collection-name", "From the page")  # with no collection yet, the name box is shown
+    page.click("#add-to-collection")
+    expect(page.locator("#in-collections a")).to_have_text(["From the page"])
+    expect(page.locator("#add-collection")).to_have_value(re.compile("^c"))
+    expect(page.locator("#new-collection-name")).to_be_hidden()
+    page.goto(demo_site.url + "/manga/Iron%20Harbor/")
+    page.click("#add-to-collection")  # the collection is the one picked now
+    expect(page.locator(".toast")).to_have_text("Added to From the page.")
+    page.get_by_role("link", name="From the page").click()
+    expect(page.locator("#members li .title")).to_have_text(["Moon Garden", "Iron Harbor"])
