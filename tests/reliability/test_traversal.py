@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 
 from bench.server import Server
-from mangacircus import jsonfile
+from mangacircus import jsonfile, middleware
 from tests.library.test_lib_traversal import UP, payloads, raw_get, targets
 from tests.reliability.support import raw_exchange, read_db, status_of
 from tests.support.app import AppServer
@@ -104,7 +104,8 @@ def test_p2_hostile_ids_get_400_or_404_and_add_nothing_to_db_json(figures, serve
                 except http.client.InvalidURL:
                     continue
                 sent += 1
-                if status not in (400, 404):
+                too_long = len(path.encode()) > middleware.MAX_URL  # 414: the address, not the id, is refused
+                if status not in (400, 404) and not (too_long and status == 414):
                     wrong.append((method, path[:60], repr(payload)[:80], status))
     jsonfile.flush_all()
     after = read_db(server.data)
