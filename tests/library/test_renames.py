@@ -123,3 +123,19 @@ def test_a_library_never_renamed_keeps_the_app_ids_it_had_before_manga_ids_exist
     assert komga_ids.series_id(MOON) == before
     kept = json.loads(ids.STATE.snapshot())
     assert kept["origins"] == {MOON: MOON, "Long Scroll": "Long Scroll"} and kept["renames"] == []
+
+
+def test_the_library_screen_lists_the_rename_and_its_undo_button_undoes_it(admin, reader_user, library_dir):
+    from tests.support.forms import post_form
+
+    rescan(admin)
+    read_to(reader_user, MOON, "1/1", "c0001 Seeds", 1, 2)
+    (library_dir / MOON).rename(library_dir / NEW)
+    rescan(admin)
+    html = admin.get("/settings/admin/library/")[2].decode()
+    (rename,) = admin.get("/api/admin/renames")[2]["renames"]
+    assert f"<strong>{MOON}</strong> → <strong>{NEW}</strong>" in html and f'value="{rename["id"]}"' in html
+    status, headers, _ = post_form(admin, "/settings/admin/library/", {"undo": rename["id"]})
+    assert status == 302
+    assert "undone" in admin.get("/settings/admin/library/")[2].decode()
+    assert not manga(reader_user, NEW)[2]["books"][0]["chapters"][0].get("progress")
