@@ -11,26 +11,28 @@ from mangacircus import db, localadmin
 from mangacircus.errors import Invalid
 from ops.backups import state as backup_state
 
-from . import apply, komga, plan
+from . import apply, komga, mihon, plan
 
-READERS = {"komga": komga.read}
+READERS = {"komga": lambda path, payload: komga.read(path),
+           "mihon": lambda path, payload: mihon.read(path, payload.get("into"))}
 
 
-def read_source(kind, path):
+def read_source(kind, path, payload):
     reader = READERS.get(kind)
     if reader is None:
         raise Invalid(f"unknown source {kind!r}: it is one of {', '.join(sorted(READERS))}")
     if not isinstance(path, str) or not path:
         raise Invalid("give the path of the file to import")
-    return reader(path)
+    return reader(path, payload)
 
 
 def run(payload, index=None):
-    """{source, path, names: {user there: account here}, apply: bool} -> the plan, or the result."""
+    """{source, path, names: {user there: account here}, into: account (mihon), apply: bool} -> the
+    plan, or the result."""
     names = payload.get("names") or {}
     if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
         raise Invalid("names must map each user there to an account name here")
-    source = read_source(payload.get("source"), payload.get("path"))
+    source = read_source(payload.get("source"), payload.get("path"), payload)
     built = plan.build(source, names, index)
     if payload.get("apply") is True:
         return apply.apply(built)

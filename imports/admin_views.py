@@ -14,9 +14,10 @@ def import_page(request):
 
 @api(auth="admin", methods=("POST",))
 def import_api(request):
-    """{source, path, names: {user there: account here}, apply: bool}."""
+    """{source, path, names: {user there: account here}, into (a Mihon backup's account), apply: bool}."""
     d = request.data
     return actions.run({"source": text_field(d, "source", max_length=20),
                         "path": text_field(d, "path", max_length=4096),
                         "names": field(d, "names", dict, required=False, default={}),
+                        "into": text_field(d, "into", required=False, max_length=64),
                         "apply": field(d, "apply", bool, required=False, default=False)})

@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class ImportsConfig(AppConfig):
-    """Bringing a Komga user's reading history over (docs/import.md): `manage.py import` and
+    """Bringing reading history over from Komga or a Mihon backup (docs/import.md): `manage.py import` and
     Settings → Admin → Import."""
 
     name = "imports"

@@ -51,12 +51,18 @@ class Library:
     and a chapter's number in one manga."""
 
     def __init__(self, index):
-        self.by_path, self.by_name, self.by_folded_path = {}, {}, {}
+        self.by_path, self.by_name, self.by_folded_path, self.by_mangadex, self.by_chapter = {}, {}, {}, {}, {}
         for manga in index.sorted():
             for name in (manga.name, manga.title):
                 self.by_name.setdefault(_fold(name), manga)
+            sources = manga.meta.get("sources") if isinstance(manga.meta, dict) else None
+            if isinstance(sources, dict) and isinstance(sources.get("mangadex"), str):
+                self.by_mangadex.setdefault(sources["mangadex"], manga)
             for chapter in manga.chapters():
                 for version in chapter.versions:
+                    module = version.meta.get("module", version.meta.get("source"))
+                    if module == "mangadex" and isinstance(version.meta.get("sourceId"), str):
+                        self.by_chapter.setdefault((manga.name, version.meta.get("sourceId")), (chapter, version))
                     for path in {version.path, version.archive} - {None}:
                         self.by_path.setdefault(path, (manga, chapter, version))
                         self.by_folded_path.setdefault(_fold(path), (manga, chapter, version))
@@ -67,18 +73,26 @@ class Library:
             hit = self.by_path.get(entry["path"]) or self.by_folded_path.get(_fold(entry["path"]))
             if hit:
                 return hit, "by file path"
-        manga = self.by_name.get(_fold(entry["series"])) or (
-            self.by_name.get(_fold(entry["title"])) if entry.get("title") else None)
+        manga = self.by_mangadex.get(entry.get("mangadex"))
+        how = "by MangaDex id"
         if manga is None:
-            return None, f"no file {entry['path']} here, and no manga named {entry['series']}"
+            how = "by title"
+            manga = self.by_name.get(_fold(entry["series"])) or (
+                self.by_name.get(_fold(entry["title"])) if entry.get("title") else None)
+        if manga is None:
+            missing = f"no file {entry['path']} here, and" if entry["path"] else "no manga with its MangaDex id, and"
+            return None, f"{missing} no manga named {entry['series']}"
+        hit = self.by_chapter.get((manga.name, entry.get("chapter")))
+        if hit:
+            return (manga, *hit), f"{how}, the chapter by its MangaDex id"
         wanted = _number(entry["number"])
         if wanted is None:
-            return None, f"no file {entry['path']} in {manga.name}, and the book has no number"
+            return None, f"no chapter of {manga.name} has its id, and it has no number"
         chapters = [c for c in manga.chapters() if not c.key.startswith("x") and _number(c.key) == wanted]
         if len(chapters) != 1:
             why = "no chapter" if not chapters else f"{len(chapters)} chapters"
             return None, f"{why} numbered {entry['number']} in {manga.name}"
-        return (manga, chapters[0], None), "by series name and number"
+        return (manga, chapters[0], None), "by series name and number" if entry["path"] else f"{how} and number"
 
 
 def _number(text):
@@ -98,7 +112,8 @@ def build(source, names=None, index=None):
     positions = {}
     for entry in source.progress:
         user = account_of.get(entry["user"])
-        what = f"{source.users.get(entry['user'], {}).get('label', '?')}: {entry['path'] or entry['series']}"
+        label = source.users.get(entry["user"], {}).get("label", "?")
+        what = f"{label}: {entry.get('what') or entry['path'] or entry['series']}"
         if user is None:
             plan.line("not_found", what, "", "its user is not in the database")
             continue

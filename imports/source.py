@@ -6,7 +6,7 @@ from typing import Any
 
 @dataclass
 class Source:
-    kind: str                   # "komga"
+    kind: str                   # "komga", "mihon"
     file: str                   # what it was read from, for the plan's heading
     users: dict[str, dict[str, Any]] = field(default_factory=dict)  # key → {key, label, name, admin}
     progress: list[dict[str, Any]] = field(default_factory=list)
@@ -16,10 +16,14 @@ class Source:
     def add_user(self, key, label, name, admin=False):
         self.users[key] = {"key": key, "label": label, "name": name, "admin": bool(admin)}
 
-    def add_progress(self, user, *, path, series, title, number, page, pages, done, t):
-        """One position: `path` below the library's root (or None), `page` from 0, `t` in ms."""
+    def add_progress(self, user, *, path, series, title, number, page, pages, done, t, mangadex=None, chapter=None,
+                     what=None):
+        """One position: `path` below the library's root (or None), `page` from 0, `t` in ms;
+        `mangadex` and `chapter` the MangaDex ids of the manga and chapter when known; `what` how
+        the plan names it (else the path or the series)."""
         self.progress.append({"user": user, "path": path, "series": series, "title": title, "number": number,
-                              "page": page, "pages": pages, "done": done, "t": t})
+                              "page": page, "pages": pages, "done": done, "t": t, "mangadex": mangadex,
+                              "chapter": chapter, "what": what})
 
     def skip(self, kind, what, reason):
         self.skipped.append({"kind": kind, "what": what, "reason": reason})

@@ -8,7 +8,9 @@
   const LISTS = [["matched", "Matched"], ["created", "Created"], ["not_found", "Not found"], ["not_imported", "Not imported"]];
 
   function request(apply) {
-    return { source: form.elements.source.value, path: form.elements.path.value.trim(), apply: apply };
+    const body = { source: form.elements.source.value, path: form.elements.path.value.trim(), apply: apply };
+    if (form.elements.into.value.trim()) body.into = form.elements.into.value.trim();
+    return body;
   }
 
   function lists(plan) {

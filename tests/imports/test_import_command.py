@@ -67,3 +67,25 @@ def test_a_refused_file_exits_non_zero_with_its_message(data_dir, library_dir, t
     assert not (data_dir / "db.json").exists()
     bad = manage(data_dir, library_dir, "komga", "--db", str(junk), "--user", "alice")
     assert bad.returncode != 0 and "--user alice: write it as THERE=HERE" in bad.stderr
+
+
+def test_a_mihon_backup_into_one_account_dry_run_then_import_then_again(data_dir, library_dir, tmp_path):
+    from . import mihon_backup as mb
+
+    backup = tmp_path / "mihon.proto.gz"
+    backup.write_bytes(mb.backup([mb.manga("/manga/0b6f5c52-3e57-4b1b-9b40-4f2c1c7b1c6e", "Moon Garden", [
+        mb.chapter("/chapter/0d3e1b1a-6a7e-4c54-9a0e-2b8d4b1e5a11", "Roots", read=True, number=2.0)])],
+        [mb.category("Reading", 0)]))
+    dry = manage(data_dir, library_dir, "mihon", "--backup", str(backup), "--into", "mia")
+    assert dry.returncode == 0, dry.stderr
+    assert ("  the backup (mia): Moon Garden: Roots → mia: Moon Garden · Ch. 2: by title and number; finished"
+            in dry.stdout)
+    assert "  category: Reading: categories are not imported" in dry.stdout
+    done = manage(data_dir, library_dir, "mihon", "--backup", str(backup), "--into", "mia", "--apply")
+    assert done.returncode == 0, done.stderr
+    assert "Imported: 1 new account(s), 1 position(s)." in done.stdout
+    assert json.loads((data_dir / "db.json").read_text())["progress"]["mia"]["Moon Garden"]["0/2"]["done"] is True
+    again = manage(data_dir, library_dir, "mihon", "--backup", str(backup), "--into", "mia", "--apply")
+    assert "Nothing was changed: everything is already here." in again.stdout
+    refused = manage(data_dir, library_dir, "mihon", "--backup", str(data_dir / "db.json"), "--into", "mia")
+    assert refused.returncode != 0 and "is not a Mihon backup" in refused.stderr

@@ -101,6 +101,6 @@ def test_a_refused_file_changes_nothing_and_the_database_is_never_written(server
     status, _, body = admin.post("/api/admin/import", {"source": "komga", "path": str(text), "apply": True})
     assert (status, body["error"]) == (400, f"{text} is not an SQLite database (it does not start as one)")
     status, _, body = admin.post("/api/admin/import", {"source": "kavita", "path": str(text)})
-    assert (status, body["error"]) == (400, "unknown source 'kavita': it is one of komga")
+    assert (status, body["error"]) == (400, "unknown source 'kavita': it is one of komga, mihon")
     db.flush_now()
     assert json.loads((server.data / "db.json").read_bytes()) == json.loads(before)

@@ -1,4 +1,5 @@
-"""`manage.py import komga --db PATH [--user THERE=HERE …] [--apply]` (docs/import.md): the dry run,
+"""`manage.py import komga --db PATH [--user THERE=HERE …] [--apply]` and `manage.py import mihon
+--backup PATH --into NAME [--apply]` (docs/import.md): the dry run,
 or with --apply the import, through the running reader when there is one (data/ has one writer)."""
 from django.core.management.base import BaseCommand, CommandError
 
@@ -14,7 +15,11 @@ class Command(BaseCommand):
         sub = parser.add_subparsers(dest="source", required=True)
         komga = sub.add_parser("komga", help="a Komga server's database.sqlite (read, never written)")
         komga.add_argument("--db", required=True, metavar="PATH", help="Komga's database.sqlite")
-        for p in (komga,):
+        tachi = sub.add_parser("mihon", help="a Mihon or Tachiyomi backup (.tachibk, .proto.gz)")
+        tachi.add_argument("--backup", required=True, metavar="PATH", help="the backup file")
+        tachi.add_argument("--into", required=True, metavar="NAME",
+                           help="the account it goes into (made when there is none)")
+        for p in (komga, tachi):
             p.add_argument("--user", action="append", default=[], metavar="THERE=HERE",
                            help="import the user THERE (e-mail) into the account HERE (repeat for more)")
             p.add_argument("--apply", action="store_true", help="import (after a backup); without it: a dry run")
@@ -26,7 +31,8 @@ class Command(BaseCommand):
             if not sep or not there or not here:
                 raise CommandError(f"--user {pair}: write it as THERE=HERE, e.g. alice@example.org=alice")
             names[there] = here
-        payload = {"source": source, "path": options["db"], "names": names, "apply": options["apply"]}
+        payload = {"source": source, "path": options.get("db") or options.get("backup"), "names": names,
+                   "into": options.get("into"), "apply": options["apply"]}
         try:
             result = actions.through_reader(payload)
         except (localadmin.LocalAdminError, DomainError) as e:
