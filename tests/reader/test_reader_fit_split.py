@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from tests.reader.conftest import new_user
+from tests.conftest import make_page
+from tests.reader.conftest import new_user, start_server, stop_server, unsized_jpeg
 
 pytestmark = pytest.mark.browser
 MOON = "Moon Garden"  # right to left; chapter 1/1's page 5 is the spread 006-007, 1800×1350
@@ -27,8 +28,9 @@ def near(a, b, tolerance=1):
 
 
 def go_to(reader, index):
-    reader.page.evaluate(f"document.querySelector('.rd-slider').value = {index + 1}")
-    reader.page.dispatch_event(".rd-slider", "change")
+    # In one step: a page that loads in between re-sets the slider to the page on screen.
+    reader.page.evaluate(f"""(() => {{ const s = document.querySelector('.rd-slider');
+        s.value = {index + 1}; s.dispatchEvent(new Event('change')); }})()""")
     reader.wait(f"mcReader.page === {index}")
 
 
@@ -97,7 +99,7 @@ def test_it_splits_a_spread_on_a_phone_right_half_first_for_rtl(srv, phone, read
     assert near(box["w"], 390) and near(box["h"], 585)  # a half is 900×1350, fitted to the phone
     img = reader.page.evaluate(IMAGE)
     assert near(img["w"], 780) and near(img["h"], 585) and near(img["left"], -390)  # its left half is outside
-    assert reader.page.locator(".rd-count").inner_text().startswith(str(shown.index(SPREAD) + 1))
+    assert reader.page.locator(".rd-count").text_content().startswith(str(shown.index(SPREAD) + 1))
     if SHOTS:
         reader.page.locator(".rd-page img").evaluate("img => img.decode()")
         reader.page.evaluate("MCR.bars.show()")
@@ -151,3 +153,33 @@ def test_it_saves_the_fit_and_the_split_in_settings_reading(srv, phone):
     assert page.locator(".messages").inner_text() == "Reading preferences saved."
     settings = client.get("/api/me")[2]["settings"]
     assert settings["pageFit"] == "original" and settings["split"] == "phone"
+
+
+@pytest.fixture(scope="module")
+def wide_server(tmp_path_factory):
+    """A left-to-right chapter whose double page 002 has a size the server cannot read (900×450)."""
+    manga = tmp_path_factory.mktemp("wide") / "library" / "Wide"
+    chapter = manga / "c0001 One"
+    make_page(chapter / "001.png", size=(300, 450))
+    unsized_jpeg(chapter / "002.jpg", (900, 450))
+    make_page(chapter / "003.png", size=(300, 450))
+    (manga / "manga.json").write_text('{"direction": "ltr"}')
+    srv = start_server(tmp_path_factory, manga.parent, ("Wide", "0/1"))
+    yield srv
+    stop_server(srv)
+
+
+@pytest.mark.parametrize("mode", ["page", "flow"])
+def test_it_splits_a_double_page_once_its_size_is_learned(wide_server, phone, reader_on, mode):
+    reader = reader_on(phone, wide_server, startMode=mode, split="phone")
+    pages = reader.client.get("/api/chapter?m=Wide&c=0/1")[2]["pages"]
+    assert not pages[1].get("w") and pages[0]["w"] == 300  # the server could not measure 002
+    reader.open("Wide", 0, 1)
+    if mode == "page":
+        go_to(reader, 1)
+    reader.wait("mcReader.shown.length === 4")
+    assert reader.state("mcReader.halves") == [None, "left", "right", None]
+    if mode == "page":
+        [box] = reader.state("mcReader.boxes")
+        assert box["half"] == "left" and near(box["w"], 390) and near(box["h"], 390)  # a half is 450×450
+        assert near(reader.page.evaluate(IMAGE)["w"], 780)
