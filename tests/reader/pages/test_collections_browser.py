@@ -117,3 +117,11 @@ def test_a_manga_page_makes_a_collection_and_adds_to_one(demo_site, desktop):
     expect(page.locator(".toast")).to_have_text("Added to From the page.")
     page.get_by_role("link", name="From the page").click()
     expect(page.locator("#members li .title")).to_have_text(["Moon Garden", "Iron Harbor"])
+
+
+def test_on_a_phone_collections_are_reached_from_the_library_and_the_page_never_scrolls_sideways(demo_site, phone):
+    page = sign_in(phone, demo_site, fresh_reader(demo_site))
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    expect(page.locator(".topnav .nav-collections")).to_be_hidden()  # no room in the top bar
+    page.get_by_role("link", name="Collections", exact=True).click()
+    expect(page.locator("h1")).to_contain_text("Collections")
