@@ -71,6 +71,18 @@ class Komga:
         self.insert("MEDIA", MEDIA_TYPE="application/zip", STATUS="READY", CREATED_DATE=STAMP,
                     LAST_MODIFIED_DATE=STAMP, BOOK_ID=bid, PAGE_COUNT=pages)
 
+    def edit_series(self, series, title=None, summary=None, direction=None, tags=()):
+        """What an admin's edit of a series' metadata leaves: the value, and its field locked."""
+        sid = self.series[series]
+        for column, value in (("TITLE", title), ("SUMMARY", summary), ("READING_DIRECTION", direction)):
+            if value is not None:
+                self.conn.execute(f"UPDATE SERIES_METADATA SET {column} = ?, {column}_LOCK = 1 WHERE SERIES_ID = ?",
+                                  (value, sid))
+        if tags:
+            self.conn.execute("UPDATE SERIES_METADATA SET TAGS_LOCK = 1 WHERE SERIES_ID = ?", (sid,))
+            for tag in tags:
+                self.insert("SERIES_METADATA_TAG", TAG=tag, SERIES_ID=sid)
+
     def book_at_url(self, bid, series, url, number):
         """A book whose stored address is `url` as given (hostile fixtures)."""
         self.book(bid, series, "placeholder.cbz", number, 1)

@@ -3,6 +3,7 @@ from `manage.py import`, and the admin's screen), or, when no reader runs, in th
 data lock (mangacircus.localadmin)."""
 from django.conf import settings
 
+from catalog import store as catalog_store
 from library import index as library_index
 from library import snapshot
 from library.index import Index
@@ -49,11 +50,13 @@ def offline(payload):
     takes the library as the reader last saw it."""
     db.open_db(settings.DATA / "db.json")
     backup_state.STATE.open(settings.DATA)
+    catalog_store.STATE.open()
     try:
         index = _offline_index()
         library_index.replace(index)  # this process is the command's: the restrictions look here
         return run(payload, index)
     finally:
+        catalog_store.STATE.close()
         backup_state.STATE.close()
         db.close_db()
 

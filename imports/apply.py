@@ -7,6 +7,8 @@ import secrets
 from django.conf import settings
 
 from accounts import passwords, users
+from catalog import overrides as catalog_overrides
+from catalog import store as catalog_store
 from mangacircus import db, jsonfile
 from mangacircus.errors import Unavailable
 from ops.backups import run as backups
@@ -27,19 +29,27 @@ def backup():
     if data is None:
         raise Unavailable("db.json is not open, so nothing was imported")
     jsonfile.write_atomic(target, data, mode=0o600)
+    catalog = catalog_store.STATE.snapshot()
+    if catalog is not None:
+        jsonfile.write_atomic(target.with_name(f"catalog-before-import-{stamp}.json"), catalog, mode=0o600)
     return str(target)
 
 
 def apply(plan):
     """-> {backup, accounts: [{name, label, password}], written}. Nothing to change: no backup."""
     if not plan.changes:
-        return {"backup": None, "accounts": [], "written": 0, "plan": plan.as_dict()}
+        return {"backup": None, "accounts": [], "written": 0, "overrides": 0, "plan": plan.as_dict()}
     made = [{**a, "password": secrets.token_urlsafe(12)} for a in plan.accounts]
     hashes = {a["name"]: passwords.make_hash(a["password"]) for a in made}  # slow: before the lock
     saved = backup()
-    with db.security_change("users", "progress"):
-        for account in made:
-            if not users.exists(account["name"]):
-                users.create_user(account["name"], hashes[account["name"]])
-        written = progress.import_many(plan.writes)
-    return {"backup": saved, "accounts": made, "written": written, "plan": plan.as_dict()}
+    # catalog.json first, in one edit that a failed db.json write undoes as well
+    with catalog_store.edit("import"):
+        for manga, fields in plan.overrides:
+            catalog_overrides.set_override("import", manga.name, fields, manga)
+        with db.security_change("users", "progress"):
+            for account in made:
+                if not users.exists(account["name"]):
+                    users.create_user(account["name"], hashes[account["name"]])
+            written = progress.import_many(plan.writes)
+    return {"backup": saved, "accounts": made, "written": written, "overrides": len(plan.overrides),
+            "plan": plan.as_dict()}

@@ -41,6 +41,7 @@ def read(path, max_bytes=None):
             source.add_user(str(user_id), str(email), suggest_name(str(email)), user_id in admins)
         for row in sqlite.rows(conn, _progress_sql(found)):
             _add_progress(source, row)
+        _overrides(conn, found, source)
         _not_imported(conn, found, source)
         return source
     finally:
@@ -129,6 +130,42 @@ def parse_date(value):
     except ValueError:
         return 0
     return int(when.replace(tzinfo=when.tzinfo or datetime.UTC).timestamp() * 1000)
+
+
+DIRECTIONS = {"LEFT_TO_RIGHT": "ltr", "RIGHT_TO_LEFT": "rtl", "VERTICAL": "ttb", "WEBTOON": "ttb"}
+LOCKS = {"TITLE", "TITLE_LOCK", "SUMMARY", "SUMMARY_LOCK", "READING_DIRECTION", "READING_DIRECTION_LOCK",
+         "TAGS_LOCK", "ALTERNATE_TITLES_LOCK", "SERIES_ID"}
+
+
+def _overrides(conn, found, source):
+    """The series metadata a Komga admin edited by hand: Komga locks each field so edited (…_LOCK),
+    and only locked fields become catalog overrides here."""
+    if not LOCKS <= found.get("SERIES_METADATA", set()):
+        return
+    tags, alt = {}, {}
+    if {"TAG", "SERIES_ID"} <= found.get("SERIES_METADATA_TAG", set()):
+        for sid, tag in sqlite.rows(conn, "SELECT SERIES_ID, TAG FROM SERIES_METADATA_TAG ORDER BY TAG"):
+            tags.setdefault(sid, []).append(str(tag))
+    if {"TITLE", "SERIES_ID"} <= found.get("SERIES_METADATA_ALTERNATE_TITLE", set()):
+        for sid, title in sqlite.rows(conn, "SELECT SERIES_ID, TITLE FROM SERIES_METADATA_ALTERNATE_TITLE"):
+            alt.setdefault(sid, []).append(str(title))
+    query = ("SELECT s.ID, s.NAME, m.TITLE, m.TITLE_LOCK, m.SUMMARY, m.SUMMARY_LOCK, m.READING_DIRECTION,"
+             " m.READING_DIRECTION_LOCK, m.TAGS_LOCK, m.ALTERNATE_TITLES_LOCK FROM SERIES s"
+             " JOIN SERIES_METADATA m ON m.SERIES_ID = s.ID ORDER BY s.NAME")
+    for sid, name, title, t_lock, summary, s_lock, direction, d_lock, tag_lock, alt_lock in sqlite.rows(conn, query):
+        fields = {}
+        if t_lock and title:
+            fields["title"] = str(title)
+        if s_lock and summary:
+            fields["description"] = str(summary)
+        if d_lock and direction in DIRECTIONS:
+            fields["direction"] = DIRECTIONS[direction]
+        if tag_lock and tags.get(sid):
+            fields["tags"] = tags[sid]
+        if alt_lock and alt.get(sid):
+            fields["altTitles"] = alt[sid]
+        if fields:
+            source.add_override(str(name), fields)
 
 
 def _not_imported(conn, found, source):

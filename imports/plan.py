@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accounts import users
+from catalog import overrides as catalog_overrides
 from library import index as library_index
 from mangacircus.errors import Conflict, Invalid
 from reader import access, lookup, progress
@@ -31,6 +32,7 @@ class Plan:
         default_factory=lambda: {"matched": 0, "created": 0, "unchanged": 0, "not_found": 0, "not_imported": 0})
     accounts: list[dict[str, Any]] = field(default_factory=list)       # new ones: {name, label}
     writes: list[tuple[str, str, str, dict[str, Any]]] = field(default_factory=list)
+    overrides: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)  # (Manga, the whole override)
 
     def line(self, kind, what, target, reason):
         self.counts[kind] += 1
@@ -39,7 +41,7 @@ class Plan:
 
     @property
     def changes(self):
-        return len(self.accounts) + len(self.writes)
+        return len(self.accounts) + len(self.writes) + len(self.overrides)
 
     def as_dict(self):
         return {"source": self.source, "file": self.file, "counts": dict(self.counts), "changes": self.changes,
@@ -144,11 +146,38 @@ def build(source, names=None, index=None):
         state = "finished" if merged["done"] else f"page {merged['p'] + 1} of {pages}"
         reason = f"{how}; {state}"
         plan.line(kind, what, target, reason if old is None else f"{reason}; newer than the position here")
+    for wanted in source.overrides:
+        _override(plan, library, wanted)
     for item in source.skipped:
         plan.line("not_found", f"{item['kind']}: {item['what']}", "", item["reason"])
     for item in source.ignored:
         plan.line("not_imported", f"{item['kind']}: {item['what']}", "", item["reason"])
     return plan
+
+
+def _override(plan, library, wanted):
+    """Metadata edited by hand there, as this manga's catalog override: each field it sets that the
+    override here does not already hold (a list gains what it lacks)."""
+    what = f"metadata: {wanted['series']}"
+    manga = library.by_name.get(_fold(wanted["series"]))
+    if manga is None:
+        plan.line("not_found", what, "", f"no manga named {wanted['series']}")
+        return
+    existing = catalog_overrides.get(manga.name)
+    merged, changed = dict(existing), []
+    for key, value in wanted["fields"].items():
+        if isinstance(value, list):
+            value = list(existing.get(key, [])) + [v for v in value if v not in existing.get(key, [])]
+        if existing.get(key) != value:
+            merged[key] = value
+            changed.append(key)
+    if not changed:
+        plan.counts["unchanged"] += 1
+        return
+    plan.overrides.append((manga, merged))
+    fields = ", ".join({"altTitles": "alternate titles"}.get(k, k) for k in changed)
+    kind = "matched" if existing else "created"
+    plan.line(kind, what, f"catalog override of {manga.name}", f"edited by hand there: {fields}")
 
 
 def _accounts(source, names, plan):

@@ -31,7 +31,8 @@ def applied(result):
         lines.append("Nothing was changed: everything is already here.")
         return "\n".join(lines)
     lines.append(f"Backed up first to {result['backup']}.")
-    lines.append(f"Imported: {len(result['accounts'])} new account(s), {result['written']} position(s).")
+    lines.append(f"Imported: {len(result['accounts'])} new account(s), {result['written']} position(s), "
+                 f"{result['overrides']} metadata override(s).")
     for account in result["accounts"]:
         lines.append(f"  account {account['name']} (from {account['label']}): one-time password "
                      f"{account['password']} (shown only now; they change it in Settings → Profile)")

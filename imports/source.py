@@ -12,6 +12,7 @@ class Source:
     progress: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[dict[str, str]] = field(default_factory=list)      # read but unusable: not found
     ignored: list[dict[str, str]] = field(default_factory=list)      # understood, not imported
+    overrides: list[dict[str, Any]] = field(default_factory=list)    # {series, fields}: catalog overrides
 
     def add_user(self, key, label, name, admin=False):
         self.users[key] = {"key": key, "label": label, "name": name, "admin": bool(admin)}
@@ -24,6 +25,10 @@ class Source:
         self.progress.append({"user": user, "path": path, "series": series, "title": title, "number": number,
                               "page": page, "pages": pages, "done": done, "t": t, "mangadex": mangadex,
                               "chapter": chapter, "what": what})
+
+    def add_override(self, series, fields):
+        """Metadata edited by hand there: {title, description, direction, tags, altTitles}."""
+        self.overrides.append({"series": series, "fields": fields})
 
     def skip(self, kind, what, reason):
         self.skipped.append({"kind": kind, "what": what, "reason": reason})

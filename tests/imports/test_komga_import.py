@@ -28,8 +28,8 @@ def test_the_dry_run_lists_what_is_matched_created_and_not_found_and_changes_not
     wait_for_library(admin, 2)
     before = db_json(server)
     plan = plan_of(admin, komga_db)
-    assert plan["counts"] == {"matched": 0, "created": 5, "unchanged": 0, "not_found": 2, "not_imported": 2}
-    assert plan["changes"] == 5
+    assert plan["counts"] == {"matched": 0, "created": 6, "unchanged": 0, "not_found": 3, "not_imported": 2}
+    assert plan["changes"] == 6
     created = lines(plan, "created")
     assert ("user alice@example.org", "account alice", "a new account; its one-time password is shown once, after "
             "the import (an admin there: not made an admin here)") in created
@@ -42,7 +42,10 @@ def test_the_dry_run_lists_what_is_matched_created_and_not_found_and_changes_not
     assert lines(plan, "not_found") == {
         ("bob@example.org: Star Sea/Star Sea 01.cbz", "",
          "no file Star Sea/Star Sea 01.cbz here, and no manga named Star Sea"),
-        ("progress: Moon Garden / passwd.cbz", "", "its path has a '..' in it")}
+        ("progress: Moon Garden / passwd.cbz", "", "its path has a '..' in it"),
+        ("metadata: Star Sea", "", "no manga named Star Sea")}
+    assert ("metadata: Moon Garden", "catalog override of Moon Garden",
+            "edited by hand there: title, description, direction, tags") in created
     assert lines(plan, "not_imported") == {
         ("collection: Favourites", "", "the import does not bring collections or read lists over"),
         ("read list: Summer reading", "", "the import does not bring collections or read lists over")}
@@ -62,11 +65,16 @@ def test_the_import_backs_up_then_writes_and_a_second_import_changes_nothing(ser
     assert (alice["1/1"]["p"], alice["1/1"]["n"], alice["1/1"]["done"]) == (2, 3, True)
     assert (alice["0/2"]["p"], alice["0/2"]["done"], alice["0/2"]["v"]) == (1, False, "c0002 Roots.cbz")
     assert data["progress"]["bob"]["Long Scroll"]["1/3"]["p"] == 0
+    assert done["overrides"] == 1
+    moon = admin.get("/api/manga?m=Moon%20Garden")[2]
+    assert (moon["title"], moon["direction"]) == ("Moon Garden (Deluxe)", "ltr")
+    assert moon["meta"]["description"] == "Four seasons in a garden."
+    assert {"seasons", "quiet"} <= set(moon["meta"]["tags"])
     password = done["accounts"][0]["password"]
     assert server.client().post("/api/login", {"name": "alice", "password": password})[0] == 200
 
     again = plan_of(admin, komga_db)
-    assert again["changes"] == 0 and again["counts"]["unchanged"] == 3 and again["counts"]["matched"] == 2
+    assert again["changes"] == 0 and again["counts"]["unchanged"] == 4 and again["counts"]["matched"] == 2
     second = plan_of(admin, komga_db, apply=True)
     assert second["backup"] is None and second["written"] == 0 and second["accounts"] == []
     now = db_json(server)
