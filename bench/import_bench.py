@@ -60,6 +60,7 @@ def measure():
     django.setup()
     from django.conf import settings
 
+    from catalog import store as catalog_store
     from imports import actions
     from mangacircus import db
 
@@ -67,12 +68,14 @@ def measure():
     komga_database(path)
     index = synthetic_index()
     db.open_db(settings.DATA / "db.json")
+    catalog_store.STATE.open()
     started = time.perf_counter()
     dry = actions.run({"source": "komga", "path": str(path)}, index)
     planned = time.perf_counter()
     done = actions.run({"source": "komga", "path": str(path), "apply": True}, index)
     applied = time.perf_counter()
     again = actions.run({"source": "komga", "path": str(path)}, index)
+    catalog_store.STATE.close()
     db.close_db()
     conn = sqlite3.connect(path)
     raw = time.perf_counter()
