@@ -237,6 +237,8 @@ MATRIX = [
     ("opds/v2/recent",                        "GET",  "/opds/v2/recent",                     None,             401, 200, 200, 200),
     ("opds/v2/continue",                      "GET",  "/opds/v2/continue",                   None,             401, 200, 200, 200),
     ("opds/v2/followed",                      "GET",  "/opds/v2/followed",                   None,             401, 200, 200, 200),
+    ("opds/v2/collections",                   "GET",  "/opds/v2/collections",                None,             401, 200, 200, 200),
+    ("opds/v2/collections/<cid:cid>",         "GET",  f"/opds/v2/collections/{CID}",         None,             401, 200, 404, 404),
     ("opds/v2/genres",                        "GET",  "/opds/v2/genres",                     None,             401, 200, 200, 200),
     ("opds/v2/genres/<path:name>",            "GET",  "/opds/v2/genres/Invented",            None,             401, 404, 404, 404),
     ("opds/v2/tags",                          "GET",  "/opds/v2/tags",                       None,             401, 200, 200, 200),

@@ -25,6 +25,7 @@ SHELVES = (  # (title, route, what the link says), as /opds/'s root lists them
     ("Recently added", "opds2-recent", "The manga added last"),
     ("Continue reading", "opds2-continue", "Where you stopped"),
     ("Followed", "opds2-followed", "The manga you follow"),
+    ("Collections", "opds2-collections", "A shelf per collection"),
     ("By genre", "opds2-genres", "The library by genre"),
     ("By tag", "opds2-tags", "The library by tag, the chapters' tags too"),
 )

@@ -25,7 +25,7 @@ OPDS2 = "application/opds+json"
 DIVINA = "application/divina+json"
 ACQUISITION = "http://opds-spec.org/acquisition"
 MIXED = "Mixed Pages"
-SHELVES = ["Library", "Recently added", "Continue reading", "Followed", "By genre", "By tag"]
+SHELVES = ["Library", "Recently added", "Continue reading", "Followed", "Collections", "By genre", "By tag"]
 
 
 @pytest.fixture
@@ -208,6 +208,16 @@ def test_without_downloads_a_chapter_still_streams(opds, admin):
     assert post_form(admin, "/settings/admin/apps/", {})[0] == 302  # "Allow downloads" unticked
     (chapter,) = feed(opds, f"/opds/v2/series/{series_id(MIXED)}")["publications"]
     assert [(link["rel"], link["type"]) for link in chapter["links"]] == [(ACQUISITION, DIVINA)]
+
+
+def test_each_collection_is_a_shelf_in_its_order(server, opds, admin):
+    made = admin.post("/api/collections", {"name": "Picks", "members": [MIXED, "Moon Garden"]})[2]
+    admin.post("/api/collections", {"name": "Mine alone", "shared": False, "members": ["Moon Garden"]})
+    shelves = feed(opds, "/opds/v2/collections")
+    assert [(n["title"], n["properties"]["numberOfItems"]) for n in shelves["navigation"]] == [("Picks", 2)]
+    assert shelves["navigation"][0]["href"] == f"/opds/v2/collections/{made['id']}"
+    assert titles(feed(opds, shelves["navigation"][0]["href"])["navigation"]) == [MIXED, "Moon Garden"]
+    opds("/opds/v2/collections/c" + "z" * 20, status=404)
 
 
 def test_a_manga_hidden_from_a_user_is_nowhere_in_their_catalog(server, opds, admin):

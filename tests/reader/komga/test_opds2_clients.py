@@ -46,7 +46,7 @@ def r2(real_server, admin):
 def test_readium_reads_the_shelves_groups_and_search_link(r2):
     root = r2("/opds/v2/")["/opds/v2/"]
     assert [n["title"] for n in root["navigation"]] == [
-        "Library", "Recently added", "Continue reading", "Followed", "By genre", "By tag"]
+        "Library", "Recently added", "Continue reading", "Followed", "Collections", "By genre", "By tag"]
     search = next(link for link in root["links"] if link["rel"] == ["search"] or link["rel"] == "search")
     assert search["href"] == "/opds/v2/search{?query}" and search["templated"] is True
     (group,) = root["groups"]
