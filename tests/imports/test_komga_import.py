@@ -92,3 +92,25 @@ def test_a_user_there_maps_to_an_existing_account_and_a_newer_position_here_wins
     assert plan["counts"]["unchanged"] == 1
     plan_of(admin, komga_db, apply=True, names={"bob@example.org": "bea"})
     assert db_json(server)["progress"]["bea"]["Long Scroll"]["1/3"]["p"] == 1
+
+
+def test_when_db_json_cannot_be_written_nothing_is_imported_not_even_the_overrides(server, admin, komga_db,
+                                                                                     monkeypatch):
+    from catalog import overrides
+    from mangacircus import jsonfile
+
+    wait_for_library(admin, 2)
+    real_flush = jsonfile.JsonFile.flush
+    def failing(self, *, held=False):
+        return False if self.path.name == "db.json" else real_flush(self, held=held)
+
+    monkeypatch.setattr(jsonfile.JsonFile, "flush", failing)
+    status, _, body = admin.post("/api/admin/import", {"source": "komga", "path": str(komga_db), "apply": True})
+    assert (status, body["error"]) == (503, "saving data is failing on the server, so nothing was changed; "
+                                            "try again shortly")
+    monkeypatch.undo()
+    assert overrides.get("Moon Garden") == {}
+    from accounts import users
+
+    assert [u["name"] for u in users.list_users()] == ["admin"]
+    assert plan_of(admin, komga_db)["changes"] == 6
