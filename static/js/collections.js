@@ -1,4 +1,4 @@
-/* The collections list (make a new one) and a collection's page (edit, delete, choose the cover, remove a manga,
+/* The collections list (make a new one) and a collection's page (add a manga, edit, delete, choose the cover, remove one,
    reorder by drag or with the arrow keys on a manga's handle), through /api/collections. */
 "use strict";
 
@@ -89,6 +89,39 @@
     dragged = null;
     saveOrder(null);
   });
+
+  // Add a manga: the library's filter suggests titles as one types; the folder name is what is sent.
+  const adder = document.getElementById("collection-add");
+  if (adder) {
+    const input = adder.elements.m;
+    const found = document.getElementById("add-manga-found");
+    let byTitle = new Map();
+    let timer = null;
+    input.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(async () => {
+        const q = input.value.trim();
+        if (!q) return;
+        try {
+          const result = await api("api/library?limit=10&q=" + encodeURIComponent(q));
+          byTitle = new Map(result.manga.map((m) => [m.title, m.name]));
+          found.replaceChildren(...result.manga.map((m) => h("option", { value: m.title })));
+        } catch (error) {
+          toast(error.message, "error");
+        }
+      }, 150);
+    });
+    adder.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const name = byTitle.get(input.value) || input.value;
+      try {
+        await api(path + "/add", { members: [name] });
+        location.reload();
+      } catch (error) {
+        toast(error.message, "error");
+      }
+    });
+  }
 
   const form = document.getElementById("collection-edit");
   if (!form) return;

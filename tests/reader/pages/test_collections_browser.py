@@ -125,3 +125,18 @@ def test_on_a_phone_collections_are_reached_from_the_library_and_the_page_never_
     expect(page.locator(".topnav .nav-collections")).to_be_hidden()  # no room in the top bar
     page.get_by_role("link", name="Collections", exact=True).click()
     expect(page.locator("h1")).to_contain_text("Collections")
+
+
+def test_a_collection_page_adds_a_manga_found_by_its_title(demo_site, desktop):
+    name = fresh_reader(demo_site)
+    made = demo_site.client().login(name).post("/api/collections", {"name": "Growing", "members": ["Moon Garden"]})[2]
+    page = sign_in(desktop, demo_site, name, path=f"/collections/{made['id']}/")
+    page.fill("#add-manga", "iron")
+    expect(page.locator("#add-manga-found option")).to_have_count(1)
+    assert page.locator("#add-manga-found option").get_attribute("value") == "Iron Harbor"
+    page.fill("#add-manga", "Iron Harbor")  # as picking the suggestion does
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator("#members li .title")).to_have_text(["Moon Garden", "Iron Harbor"])
+    page.fill("#add-manga", "Nothing by this name")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator(".toast")).to_have_text("no manga named Nothing by this name")
