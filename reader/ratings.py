@@ -13,7 +13,8 @@ from mangacircus.moves import Move
 
 def validate(data: dict[str, Any]) -> None:
     for manga, by_user in data.get("ratings", {}).items():
-        if not isinstance(by_user, dict) or not all(isinstance(v, int) and 1 <= v <= 5 for v in by_user.values()):
+        if not isinstance(by_user, dict) or not all(
+                type(v) is int and 1 <= v <= 5 for v in by_user.values()):
             raise ValueError(f'the ratings of "{manga}" must map users to 1 to 5 stars')
 
 
