@@ -153,6 +153,16 @@ class JsonFile:
         `held`: the caller is inside exclusive()."""
         if held:
             return self._flush()
+        if self.lock._is_owned():  # type: ignore[attr-defined]
+            # The caller holds the document (scraper/queue.py saves inside `with q.lock`): waiting
+            # for the writer while holding it would deadlock, as the writer takes it to finish its
+            # write. Waiting on the condition lets the document go until the writer is done.
+            while not self._write_lock.acquire(blocking=False):
+                self._on_disk.wait(0.05)
+            try:
+                return self._flush()
+            finally:
+                self._write_lock.release()
         with self._write_lock:
             return self._flush()
 

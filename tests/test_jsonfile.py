@@ -203,3 +203,30 @@ def test_a_snapshot_of_a_file_never_written_is_the_document_in_memory(tmp_path):
     f = JsonFile(tmp_path / "db.json")
     assert f.snapshot() == b"{}"
     f.close()
+
+
+def test_a_flush_by_a_holder_of_the_document_waits_for_the_writer_without_a_deadlock(tmp_path):
+    # The writer thread holds the write lock and takes the document to finish its write, while a
+    # caller holding the document (scraper/queue.py's save() inside `with q.lock`) asks to flush.
+    f = JsonFile(tmp_path / "q.json", default=dict)
+    writing, finished = threading.Event(), threading.Event()
+
+    def writer():
+        with f._write_lock:
+            writing.set()
+            with f.lock:  # as _flush() does after its write
+                pass
+
+    def holder():
+        with f.lock:
+            f.data["x"] = 1
+            f.touch()
+            threading.Thread(target=writer, daemon=True).start()
+            writing.wait(5)
+            assert f.flush()
+        finished.set()
+
+    threading.Thread(target=holder, daemon=True).start()
+    assert finished.wait(5), "the flush deadlocked"
+    assert orjson.loads((tmp_path / "q.json").read_bytes()) == {"x": 1}
+    f.close()
