@@ -3,12 +3,9 @@
 Both run where data/ is written: in the reader (through mangacircus.localadmin) or, when no reader
 runs, in the command under the data lock (`offline_*`), with catalog.json opened by its owner.
 """
-from django.conf import settings
 
 from library import index as library_index
-from library import snapshot
-from library.index import Index
-from library.scan import Scan
+from library import service as library_service
 from mangacircus.clock import now_ms
 
 from . import groups, overrides, proposals, relations, store
@@ -73,22 +70,10 @@ def import_handler(payload):
 
 # -- in the command, when no reader runs ------------------------------------------------------
 
-def _offline_index():
-    root = settings.LIBRARY
-    if root is None:
-        return Index()
-    previous, _, _ = snapshot.load(settings.DATA / "library-index.json", root, settings.DEFAULT_DIRECTION)
-    if previous is not None:
-        return previous
-    scan = Scan(root, Index(), "full", default_direction=settings.DEFAULT_DIRECTION,
-                concurrency=settings.SCAN_CONCURRENCY, allow_empty=True, settle=settings.SCAN_SETTLE)
-    return scan.run()[0]
-
-
 def offline_export(payload):
     store.STATE.open()
     try:
-        return work_list(_offline_index(), payload.get("manga") or None)
+        return work_list(library_service.offline_index(), payload.get("manga") or None)
     finally:
         store.STATE.close()
 

@@ -5,9 +5,7 @@ from django.conf import settings
 
 from catalog import store as catalog_store
 from library import index as library_index
-from library import snapshot
-from library.index import Index
-from library.scan import Scan
+from library import service as library_service
 from mangacircus import db, localadmin
 from mangacircus.errors import Invalid
 from ops.backups import state as backup_state
@@ -52,25 +50,13 @@ def offline(payload):
     backup_state.STATE.open(settings.DATA)
     catalog_store.STATE.open()
     try:
-        index = _offline_index()
+        index = library_service.offline_index()
         library_index.replace(index)  # this process is the command's: the restrictions look here
         return run(payload, index)
     finally:
         catalog_store.STATE.close()
         backup_state.STATE.close()
         db.close_db()
-
-
-def _offline_index():
-    root = settings.LIBRARY
-    if root is None:
-        return Index()
-    previous, _, _ = snapshot.load(settings.DATA / "library-index.json", root, settings.DEFAULT_DIRECTION)
-    if previous is not None:
-        return previous
-    scan = Scan(root, Index(), "full", default_direction=settings.DEFAULT_DIRECTION,
-                concurrency=settings.SCAN_CONCURRENCY, allow_empty=True, settle=settings.SCAN_SETTLE)
-    return scan.run()[0]
 
 
 def through_reader(payload):

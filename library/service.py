@@ -247,6 +247,20 @@ class Scanner:
         events.scan_finished.send(current, report)
 
 
+def offline_index():
+    """The index as a command run without a reader sees it: the reader's snapshot, else a full scan
+    (of nothing when LIBRARY is not set)."""
+    root = settings.LIBRARY
+    if root is None:
+        return index.Index()
+    previous, _, _ = snapshot.load(settings.DATA / "library-index.json", root, settings.DEFAULT_DIRECTION)
+    if previous is not None:
+        return previous
+    scan = Scan(root, index.Index(), "full", default_direction=settings.DEFAULT_DIRECTION,
+                concurrency=settings.SCAN_CONCURRENCY, allow_empty=True, settle=settings.SCAN_SETTLE)
+    return scan.run()[0]
+
+
 def start(clock=time.monotonic):
     """Called from LibraryConfig.start_runtime: restore, then scan in the background."""
     global _scanner
