@@ -5,12 +5,13 @@ node on tests/reader/komga/opds_clients.js.
 
 The versions are pinned. npm runs no install scripts (--ignore-scripts): r2-opds-js's only one
 removes a folder of TypeScript types with rimraf, which it does not install, so it would fail."""
-import fcntl
 import json
 import os
 import shutil
 import subprocess
 from pathlib import Path
+
+from . import npm
 
 PACKAGES = {"r2-opds-js": "1.0.47", "opds-feed-parser": "0.1.0"}
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -21,31 +22,7 @@ OPDS2_SCRIPT = ROOT / "tests" / "reader" / "komga" / "opds2_clients.js"
 
 def install():
     """The folder whose node_modules holds PACKAGES, installed with npm when it does not."""
-    CACHE.mkdir(parents=True, exist_ok=True)
-    with open(CACHE / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # two test runs at once install them once
-        if _installed() != PACKAGES:
-            npm = shutil.which("npm")
-            if npm is None:
-                raise RuntimeError("npm is needed to fetch r2-opds-js and opds-feed-parser for the OPDS client tests: "
-                                   "apt-get install npm (scripts/test installs it)")
-            done = subprocess.run([npm, "install", "--prefix", str(CACHE), "--no-save", "--no-audit", "--no-fund",
-                                   "--no-package-lock", "--ignore-scripts",
-                                   *(f"{name}@{version}" for name, version in PACKAGES.items())],
-                                  capture_output=True, text=True, timeout=300)
-            if done.returncode != 0 or _installed() != PACKAGES:
-                raise RuntimeError(f"npm could not install {PACKAGES}:\n{done.stdout}\n{done.stderr}")
-    return CACHE
-
-
-def _installed():
-    found = {}
-    for name in PACKAGES:
-        try:
-            found[name] = json.loads((CACHE / "node_modules" / name / "package.json").read_text())["version"]
-        except (OSError, ValueError, KeyError):
-            return None
-    return found
+    return npm.install(CACHE, PACKAGES, "the OPDS client tests", ignore_scripts=True)
 
 
 def parse(base_url, paths, headers, script=SCRIPT):
