@@ -150,10 +150,12 @@ def pages_with_sizes(version: Version) -> list[Page]:
         return pages
     root_real = _real_root(settings.LIBRARY)
     real = os.path.realpath(os.path.join(root_real, *version.archive.split("/")))
-    if not inside(real, root_real) or extension(real) not in ARCHIVE_EXTENSIONS or not libarch.is_solid(real):
+    if not inside(real, root_real) or extension(real) not in ARCHIVE_EXTENSIONS:
         return pages
     try:
         st = os.stat(real)
+        if not libarch.is_solid(real, st):
+            return pages
         measured = pagecache.sizes(real, st)
     except (OSError, libarch.Refused):
         return pages

@@ -84,6 +84,17 @@ def see(names: Iterable[str]) -> None:
                 data["origins"][name] = _free_origin(data, name)
 
 
+def _carry_chapters(chapters: dict[str, dict[str, str]], key: str, renumbered: dict[str, str]) -> None:
+    """The origins of renumbered chapters follow them; a chapter back at its origin needs none."""
+    if not renumbered:
+        return
+    mine = chapters.setdefault(key, {})
+    for old_cid, new_cid in renumbered.items():
+        mine[new_cid] = mine.pop(old_cid, old_cid)
+        if mine[new_cid] == new_cid:
+            del mine[new_cid]
+
+
 def is_refused(old: str, new: str) -> bool:
     with STATE.read() as data:
         return [old, new] in data["refused"]
@@ -97,12 +108,7 @@ def record(moves: list[tuple[Move, str]]) -> list[dict[str, Any]]:
         for move, why in moves:
             key = origins.pop(move.old, move.old) if move.old != move.new else origins.get(move.old, move.old)
             origins[move.new] = key
-            if move.chapters:
-                mine = chapters.setdefault(key, {})
-                for old_cid, new_cid in move.chapters.items():
-                    mine[new_cid] = mine.pop(old_cid, old_cid)
-                    if mine[new_cid] == new_cid:
-                        del mine[new_cid]
+            _carry_chapters(chapters, key, move.chapters)
             entry = {"id": secrets.token_hex(4), "at": now_ms(), "from": move.old, "to": move.new,
                      "chapters": dict(move.chapters), "why": why, "undone": False}
             data["renames"].append(entry)
@@ -135,12 +141,7 @@ def undo(rename_id: str, present: Iterable[str]) -> Move:
         if move.new != move.old:
             origins[move.new] = key
             origins[entry["to"]] = _free_origin(data, entry["to"])
-        if move.chapters:
-            mine = data["chapters"].setdefault(key, {})
-            for old_cid, new_cid in move.chapters.items():
-                mine[new_cid] = mine.pop(old_cid, old_cid)
-                if mine[new_cid] == new_cid:
-                    del mine[new_cid]
+        _carry_chapters(data["chapters"], key, move.chapters)
         entry["undone"] = True
         data["refused"].append([entry["from"], entry["to"]])
     return move

@@ -34,6 +34,8 @@ SIZES = "sizes.json"  # {member: [w, h]} of an unpacked archive's pages
 TOUCH_EVERY = 60  # seconds between two marks of a folder as used
 _locks: dict[str, threading.Lock] = {}
 _touched: dict[str, float] = {}
+KEPT_SIZES = 256  # archives whose page sizes are kept in memory
+_sizes: dict[str, dict[str, tuple[int, int]]] = {}
 _locks_guard = threading.Lock()
 
 
@@ -73,15 +75,24 @@ def unpack(real: str, st: os.stat_result) -> Path:
     return root() / key
 
 
-def sizes(real: str, st: os.stat_result, *, unpacking: bool = True) -> dict[str, tuple[int, int]]:
+def sizes(real: str, st: os.stat_result) -> dict[str, tuple[int, int]]:
     """{member: (w, h)} of the pages of the solid archive at `real`, as measured when it was unpacked
-    (now, when it is not in the cache and `unpacking`); {} when not known."""
-    folder = unpack(real, st) if unpacking else root() / _folder_name(real, st)
+    (now, when it is not in the cache); {} when not known. Kept in memory for the archive as it is
+    (each open of one of its chapters asks)."""
+    key = _folder_name(real, st)
+    known = _sizes.get(key)  # the archive's identity is in the key: the sizes hold even once trimmed
+    if known is not None:
+        return known
+    folder = unpack(real, st)
     try:
         found = json.loads((folder / SIZES).read_text())
-        return {k: (v[0], v[1]) for k, v in found.items() if isinstance(v, list) and len(v) == 2}
+        known = {k: (v[0], v[1]) for k, v in found.items() if isinstance(v, list) and len(v) == 2}
     except (OSError, ValueError, AttributeError, TypeError):
         return {}
+    if len(_sizes) >= KEPT_SIZES:
+        _sizes.clear()
+    _sizes[key] = known
+    return known
 
 
 def cached(real: str, st: os.stat_result, member: str) -> str | None:
@@ -93,6 +104,8 @@ def cached(real: str, st: os.stat_result, member: str) -> str | None:
         return None
     now = time.monotonic()
     if now - _touched.get(key, -TOUCH_EVERY) >= TOUCH_EVERY:  # the LRU's clock, not one write a page
+        if len(_touched) >= 4096:
+            _touched.clear()
         _touched[key] = now
         try:
             os.utime(folder)
