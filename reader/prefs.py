@@ -13,6 +13,7 @@ DEFAULT_SETTINGS = {
     "skipExtras": False,
     "skipCovers": False,
     "flowPageGap": True,
+    "flowContinues": True,
     "readingClock": False,
     "readingStory": True,
     "discovery": False,
@@ -32,7 +33,7 @@ CHOICES = {
     "pageFit": ("screen", "width", "height", "original"),
     "split": ("off", "phone", "always"),
 }
-BOOLEANS = ("adapt", "skipExtras", "skipCovers", "flowPageGap", "readingClock", "readingStory", "discovery")
+BOOLEANS = ("adapt", "skipExtras", "skipCovers", "flowPageGap", "flowContinues", "readingClock", "readingStory", "discovery")
 ZOOM_KEYS = ("flow", "page", "book", "strip")
 ZOOM_MIN, ZOOM_MAX = 0.2, 6.0
 

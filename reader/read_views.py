@@ -19,7 +19,8 @@ def read(request, manga, book, chapter):
     user = request.account["name"]
     payload = chapters.chapter_payload(user, manga, f"{book}/{chapter}", request.GET.get("v") or None)
     links.sign_pages(request, payload["pages"])
-    notes.mark_chapter_read(user, payload["manga"]["name"], payload["chapter"]["id"])
+    if not request.GET.get("peek"):  # a reader fetching the next chapter ahead has not opened it yet
+        notes.mark_chapter_read(user, payload["manga"]["name"], payload["chapter"]["id"])
     root = get_script_prefix()
     pages = payload["pages"]
     label = payload["chapter"]["title"] or payload["chapter"]["label"]
@@ -41,7 +42,8 @@ def chapter_api(request):
     user = request.account["name"]
     payload = chapters.chapter_payload(user, manga, cid, request.GET.get("v") or None)
     links.sign_pages(request, payload["pages"])
-    notes.mark_chapter_read(user, payload["manga"]["name"], payload["chapter"]["id"])
+    if not request.GET.get("peek"):  # a reader fetching the next chapter ahead has not opened it yet
+        notes.mark_chapter_read(user, payload["manga"]["name"], payload["chapter"]["id"])
     return payload
 
 

@@ -17,6 +17,7 @@ READING_FLAGS = [
     ("skipExtras", "Skip extra pages (credits, ads)"),
     ("skipCovers", "Skip cover pages"),
     ("flowPageGap", "Show a gap between pages in Flow mode"),
+    ("flowContinues", "In Flow mode, scroll on into the next chapter"),
     ("discovery", "Show a discovery feed: suggestions from your own reading and the catalog, made on this server"),
     ("readingStory", "Show my Reading Story: private summaries of my reading time (needs the reading clock)"),
 ]

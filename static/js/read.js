@@ -64,7 +64,7 @@
   const sameVersion = data.progress && data.progress.v === data.version;
 
   const R = {
-    data, settings, root, scroller, canvas, list,
+    data, settings, root, scroller, canvas, list, shownPages,
     dir: data.direction,
     mode: resolveMode(settings, data.direction), m: null, // the name and its entry in MCR.modes
     zoom: 1, zoomKey: "page", strip: false,
@@ -346,7 +346,7 @@
 
   // ---- start ------------------------------------------------------------------------------------------
 
-  Object.assign(R, { turn, goTo, setMode, setFit, nextFit, toggleShift, flowStep, zoomAt, zoomTo, sizeLearned, nextChapter });
+  Object.assign(R, { turn, goTo, setMode, setFit, nextFit, toggleShift, flowStep, zoomAt, zoomTo, sizeLearned, nextChapter, keepAnchor });
 
   applyMode(R.mode);
   if (R.m.spreads) R.cur = firstOfSpread(R.cur);
@@ -357,6 +357,7 @@
   scroller.addEventListener("scroll", onScroll, { passive: true });
   window.addEventListener("resize", () => resized());
   open();
+  if (MCR.continues) MCR.continues.init(R);
   bars.show();
   scroller.focus({ preventScroll: true });
 
@@ -379,5 +380,6 @@
     get bars() { return bars.shown; },
     get hint() { return bars.hinting; },
     get done() { return R.done; },
+    get preview() { return MCR.continues ? MCR.continues.preview : null; },
   });
 })();

@@ -192,6 +192,10 @@ def test_it_marks_the_chapters_notifications_read_on_open(tmp_path_factory, demo
     srv.start()
     try:
         client = srv.client().login("admin")
+        # Flow fetching the next chapter ahead (peek) has not opened it.
+        status, _, data = client.get("/api/chapter?peek=1&m=Moon%20Garden&c=1/2")
+        assert status == 200 and data["chapter"]["id"] == "1/2"
+        assert client.get("/api/me")[2]["unread"] == 3
         assert client.get("/read/Moon%20Garden/1/2/")[0] == 200
         assert client.get("/api/me")[2]["unread"] == 2
         assert chapter(client, cid="1/3")[0] == 200
