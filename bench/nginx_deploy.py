@@ -15,12 +15,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from .server import ROOT, free_port
+from ops import nginx
 
-SITE = ROOT / "deploy" / "nginx.conf"
+from .server import free_port
+
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
-EXAMPLE = {"LIBRARY": "/srv/manga", "DATA": "/var/lib/mangacircus", "APP": "127.0.0.1:8080", "LISTEN": "listen 80;",
-           "CACHE": "/var/lib/nginx/mangacircus-covers"}
 
 MAIN = """\
 {user}worker_processes 1;
@@ -43,13 +42,7 @@ http {{
 
 def site(library, data, app_port, port, cache):
     """deploy/nginx.conf with these paths and ports in place of the example ones."""
-    text = SITE.read_text()
-    for key, value in (("LIBRARY", os.path.realpath(library)), ("DATA", os.path.realpath(data)),
-                       ("APP", f"127.0.0.1:{app_port}"), ("LISTEN", f"listen 127.0.0.1:{port};"),
-                       ("CACHE", str(cache))):
-        assert EXAMPLE[key] in text, f"deploy/nginx.conf no longer holds {EXAMPLE[key]!r}"
-        text = text.replace(EXAMPLE[key], value)
-    return text
+    return nginx.site(library, data, app_port, f"127.0.0.1:{port}", cache)
 
 
 class NginxProcess:

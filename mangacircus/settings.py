@@ -102,6 +102,10 @@ def _url(name, default):
 
 
 PORT = _int("PORT", 8080, 1, 65535)
+# `startall` runs nginx in front of the reader when nginx is installed (ops/nginx.py): "auto", or
+# "off" for the reader alone on PORT. Behind nginx the reader listens on 127.0.0.1:READER_PORT.
+NGINX = _choice("NGINX", "auto", ("auto", "off"))
+READER_PORT = _int("READER_PORT", PORT + 1 if PORT < 65535 else PORT - 1, 1, 65535)
 # The sub-path the app is served under behind a proxy ("" at the root); gunicorn reads it too.
 SCRIPT_NAME = _raw("SCRIPT_NAME", "").rstrip("/")
 if SCRIPT_NAME and (not SCRIPT_NAME.startswith("/") or "//" in SCRIPT_NAME):

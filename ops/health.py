@@ -25,28 +25,35 @@ def free_space(path):
 
 
 def services(scraper_beat=None):
-    """{"supervised", "reader": {...}, "scraper": {...}}: state, pid, uptime, restarts."""
+    """{"supervised", "reader": {...}, "scraper": {...}, "nginx"?: {...}}: state, pid, uptime, restarts.
+    nginx is there when `startall` runs it in front of the reader (ops/nginx.py)."""
     sup = supervisor.read_state(settings.DATA)
     supervised = sup is not None and not sup.get("stopping")
     now = time.time()
     reader = {"state": "running", "pid": os.getpid(), "uptime": round(now - health.STARTED), "restarts": None}
     scraper = {"state": "unknown", "pid": None, "uptime": None, "restarts": None}
+    out = {"supervised": supervised, "reader": reader, "scraper": scraper}
     if scraper_beat:
         fresh = now * 1000 - scraper_beat.get("updated", 0) < 60_000 and scraper_beat.get("state") != "stopped"
         scraper.update(state="running" if fresh else "stopped", pid=scraper_beat.get("pid") if fresh else None)
-    if supervised:
-        for name, out in (("reader", reader), ("scraper", scraper)):
-            entry = sup["services"].get(name) or {}
-            out["restarts"] = entry.get("restarts", 0)
-            out["supervisedState"] = entry.get("state")
-            if name == "scraper":
-                out["state"] = "running" if entry.get("state") == "running" else entry.get("state", "stopped")
-                out["pid"] = entry.get("pid")
-                started = entry.get("started")
-                out["uptime"] = round(now - started / 1000) if started and out["state"] == "running" else None
-            else:
-                out["lastExit"] = entry.get("lastExit")
-    return {"supervised": supervised, "reader": reader, "scraper": scraper}
+    if not supervised:
+        return out
+    if "nginx" in sup["services"]:
+        out["nginx"] = {}
+    for name, service in out.items():
+        if name == "supervised":
+            continue
+        entry = sup["services"].get(name) or {}
+        service["restarts"] = entry.get("restarts", 0)
+        service["supervisedState"] = entry.get("state")
+        if name == "reader":
+            service["lastExit"] = entry.get("lastExit")
+            continue
+        service["state"] = "running" if entry.get("state") == "running" else entry.get("state", "stopped")
+        service["pid"] = entry.get("pid")
+        started = entry.get("started")
+        service["uptime"] = round(now - started / 1000) if started and service["state"] == "running" else None
+    return out
 
 
 def report():

@@ -1,10 +1,11 @@
-"""`startall`'s supervisor: the reader and the scraper as child processes, each on its own.
+"""`startall`'s supervisor: the reader, the scraper and nginx as child processes, each on its own.
 
 1. Each service is started as a child in its own session; its output is copied to ours with a
    `[name]` prefix and its last lines kept for incidents.
-2. A child that exits while we are not stopping is an unexpected exit. It is started again after
-   the backoff, which doubles from `base` (1 s) up to `cap` (60 s) and falls back to `base` once the
-   service has run `healthy` seconds (10 min) without exiting.
+2. A child that exits while we are not stopping is an unexpected exit; whatever it leaves running in
+   its session is killed. It is started again after the backoff, which doubles from `base` (1 s) up
+   to `cap` (60 s) and falls back to `base` once the service has run `healthy` seconds (10 min)
+   without exiting.
 3. More than `max_exits` (5) unexpected exits within `window` seconds (10 min) stop the restarts
    of that service, and a `crash-loop` incident is recorded with the last lines of its output.
    The other service is never touched: one failing never stops the other.
@@ -113,6 +114,8 @@ class Supervisor:
         for service in self.services.values():
             proc = service.proc
             if proc is not None and proc.poll() is not None:
+                # What it left in its session (nginx's worker, a gunicorn worker) would keep its port.
+                _signal(proc, signal.SIGKILL)
                 service.proc = None
                 service.reader.join(1)  # its last lines, for the incident
                 self._exited(service, proc.returncode, now)

@@ -16,7 +16,7 @@ from mangacircus.pages import page, render_section
 from . import health, supervisor
 from .backups import run, state
 
-SERVICES = ("reader", "scraper")
+SERVICES = ("reader", "scraper", "nginx")  # nginx when `startall` runs it (ops/nginx.py)
 
 
 def acknowledge(body, by):
@@ -33,6 +33,8 @@ def restart(name):
     services = health.services()
     if not services["supervised"]:
         raise Unavailable("the services are not supervised by `manage.py startall`; restart them where they run")
+    if name not in services:
+        raise Invalid(f"no {name} runs under this `startall`")
     if services[name].get("supervisedState") == "running":
         raise Conflict(f"the {name} is running")
     supervisor.request_restart(settings.DATA, name)
@@ -94,14 +96,14 @@ def health_page(request):
         chosen["state"] = "open"
     listed = incidents.filtered(everything, **chosen)
     return render_section(request, "ops/health.html", "admin", "health", report=report, incidents=listed,
-                          chosen=chosen, services=[(n, report["services"][n]) for n in SERVICES],
+                          chosen=chosen, services=[(n, report["services"][n]) for n in SERVICES if n in report["services"]],
                           facets=_facets(everything), total=len(everything), query=request.GET.urlencode())
 
 
 def _facets(everything):
     """Counts of open incidents per kind and per service, for the filters at the side."""
     kinds = {k: 0 for k in incidents.KINDS}
-    services = {s: 0 for s in SERVICES}
+    services = {"reader": 0, "scraper": 0}
     for i in everything:
         if not i["acknowledged"]:
             kinds[i["kind"]] = kinds.get(i["kind"], 0) + 1

@@ -18,7 +18,8 @@ class StartAll:
         self.env = {
             **os.environ, "DATA": str(data), "LIBRARY": str(library), "SCRYPT_LOG_N": "10",
             "SCAN_INTERVAL": "0", "SCAN_SETTLE": "0", "LOG_LEVEL": "INFO",
-            "SCRAPER_URL": f"http://127.0.0.1:{self.scraper_port}", **(env or {}),
+            "SCRAPER_URL": f"http://127.0.0.1:{self.scraper_port}", "NGINX": "off",
+            "READER_PORT": str(free_port()), **(env or {}),
         }
         for name in ("SCRAPER_TOKEN", "SECRET_KEY"):
             if name not in (env or {}):

@@ -1,12 +1,16 @@
 """`manage.py startall`: both services up with no configuration, SIGTERM, a second startall,
-and one service failing while the other serves."""
+one service failing while the other serves, and nginx in front when installed."""
 import os
 import signal
 import socket
+from urllib.parse import unquote
 
 import pytest
 
+from bench.server import Client
+from ops import nginx
 from tests.ops.startall_proc import StartAll
+from tests.support.pages import wait_for_library
 
 pytestmark = pytest.mark.process
 
@@ -103,3 +107,35 @@ def test_it_brings_up_the_demo_library_with_the_downloader(tmp_path, demo_librar
     finally:
         if sa.proc.poll() is None:
             sa.kill_all()
+
+
+def test_it_fronts_the_reader_with_nginx_when_installed(startall, library_dir):
+    """NGINX=auto: nginx on --bind serves page images from disk, the reader behind it on READER_PORT."""
+    assert nginx.binary(), "nginx is not installed (.ci/run installs it)"
+    sa = startall({"NGINX": "auto"}).start()
+    sa.wait_for(sa.reader_answers, "the reader through nginx")
+    admin = sa.client().signup("admin", "correct horse battery")
+    wait_for_library(admin, sum(1 for entry in library_dir.iterdir() if entry.is_dir()))
+    status, headers, data = admin.get("/api/chapter?m=Moon%20Garden&c=1/1")
+    assert status == 200 and headers["Server"].startswith("nginx"), (status, headers)
+    url = "/" + data["pages"][0]["u"]
+    assert url.startswith("/lib/") and "&s=" in url, url  # signed links, which nginx checks itself
+    status, headers, body = admin.get(url)
+    assert status == 200 and body == (library_dir / unquote(url[5:].split("?")[0])).read_bytes()
+    assert "nosniff" in headers["X-Content-Type-Options"]
+    # The reader itself listens on loopback only, at READER_PORT.
+    reader = Client("127.0.0.1", int(sa.env["READER_PORT"]))
+    assert reader.get("/api/auth")[0] == 200
+    state = sa.state()["services"]
+    assert set(state) == {"reader", "nginx", "scraper"}
+    health = admin.get("/api/admin/health")[2]["services"]
+    assert health["nginx"]["state"] == "running" and health["nginx"]["pid"] == state["nginx"]["pid"], health
+    assert "Nginx" in admin.get("/settings/admin/health/")[2].decode()
+    pids = [s["pid"] for s in state.values()]
+    assert sa.terminate() == 0
+    assert "startall: nginx on http://127.0.0.1:" in sa.output()
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", sa.port), timeout=1).close()  # nginx's workers gone too

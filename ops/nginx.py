@@ -1,0 +1,90 @@
+"""nginx in front of the reader under `startall`, from the shipped deploy/nginx.conf.
+
+When nginx is installed and NGINX is not `off`, `startall` listens with nginx on the public address
+and runs the reader on 127.0.0.1:READER_PORT behind it, with signed page links and the /lib/ hand-off
+on, so page images are served from disk without a Python request each (docs/proxy.md).
+
+nginx runs as the user running `startall`, in the foreground, with everything it writes under
+DATA/nginx/: the generated nginx.conf and site.conf, its pid, temporary files and the thumbnail
+cache. Its errors go to stderr, which the supervisor copies with an `[nginx]` prefix.
+"""
+import os
+import pwd
+import shutil
+from pathlib import Path
+
+from django.conf import settings
+
+SITE = Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf"
+FOLDER = "nginx"
+SENDFILE_PREFIX = "/protected-library/"  # the internal location of deploy/nginx.conf
+# The paths and addresses of the shipped site file that a running copy replaces.
+EXAMPLE = {"LIBRARY": "/srv/manga", "DATA": "/var/lib/mangacircus", "APP": "127.0.0.1:8080",
+           "LISTEN": "listen 80;", "CACHE": "/var/lib/nginx/mangacircus-covers"}
+
+MAIN = """\
+# Written by `manage.py startall` at each start; edit deploy/nginx.conf instead.
+{user}worker_processes 1;
+daemon off;
+pid {prefix}/nginx.pid;
+error_log stderr warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {prefix}/tmp/body;
+    proxy_temp_path {prefix}/tmp/proxy;
+    fastcgi_temp_path {prefix}/tmp/fastcgi;
+    uwsgi_temp_path {prefix}/tmp/uwsgi;
+    scgi_temp_path {prefix}/tmp/scgi;
+    include {prefix}/site.conf;
+}}
+"""
+
+
+def binary():
+    """The nginx program, or None. Debian puts it in /usr/sbin, which a user's PATH may lack."""
+    return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+
+
+def wanted():
+    """The nginx program when `startall` should run it in front of the reader, else None."""
+    return binary() if settings.NGINX != "off" else None
+
+
+def site(library, data, app_port, listen, cache):
+    """deploy/nginx.conf with these paths and addresses in place of the example ones."""
+    text = SITE.read_text()
+    for key, value in (("LIBRARY", os.path.realpath(library)), ("DATA", os.path.realpath(data)),
+                       ("APP", f"127.0.0.1:{app_port}"), ("LISTEN", f"listen {listen};"), ("CACHE", str(cache))):
+        if EXAMPLE[key] not in text:
+            raise ValueError(f"deploy/nginx.conf no longer holds {EXAMPLE[key]!r}")
+        text = text.replace(EXAMPLE[key], value)
+    return text
+
+
+def user_line():
+    """As root, nginx's workers would become `nobody`, who may not read DATA or LIBRARY."""
+    return f"user {pwd.getpwuid(os.geteuid()).pw_name};\n" if os.geteuid() == 0 else ""
+
+
+def write_config(listen, app_port):
+    """DATA/nginx/nginx.conf for nginx on `listen` (address:port) in front of the reader on app_port."""
+    prefix = Path(settings.DATA) / FOLDER
+    for sub in ("tmp", "cache"):
+        (prefix / sub).mkdir(parents=True, exist_ok=True)
+    (prefix / "site.conf").write_text(site(settings.LIBRARY, settings.DATA, app_port, listen, prefix / "cache"))
+    conf = prefix / "nginx.conf"
+    conf.write_text(MAIN.format(user=user_line(), prefix=prefix))
+    return conf
+
+
+def argv(program, conf):
+    # -e stderr: nginx would otherwise first open its built-in /var/log/nginx/error.log.
+    return [program, "-e", "stderr", "-p", str(conf.parent), "-c", str(conf)]
+
+
+def reader_env(env):
+    """The reader's settings behind this nginx: signed links, the hand-off, and nginx as its proxy."""
+    trusted = [p for p in env.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
+    return {**env, "IMAGE_LINKS": "signed", "SENDFILE_HEADER": "x-accel-redirect",
+            "SENDFILE_PREFIX": SENDFILE_PREFIX, "TRUSTED_PROXIES": ",".join(trusted + ["127.0.0.1"])}
