@@ -86,6 +86,18 @@ def mark_many(request):
 
 
 @api(methods=("POST",))
+def mark_series(request):
+    """{manga: [names], read: bool}: every chapter of each, from the library grid's selection."""
+    user = request.account["name"]
+    names = request.data.get("manga")
+    if not isinstance(names, list) or not 0 < len(names) <= 1000 or not all(isinstance(n, str) for n in names):
+        raise Invalid("manga must be a list of 1 to 1000 manga names")
+    read = field(request.data, "read", bool)
+    mangas = [lookup.manga_or_404(name, user=user) for name in dict.fromkeys(names)]
+    return {"manga": len(mangas), "marked": manga_detail.mark_series(user, mangas, read)}
+
+
+@api(methods=("POST",))
 def unread(request):
     """Mark a chapter unread: forget its progress."""
     user = request.account["name"]

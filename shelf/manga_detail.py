@@ -150,17 +150,29 @@ def mark_many(user, manga, read, before=None):
     chapters = manga.chapters()
     if before is not None:
         chapters = chapters[:next(i for i, c in enumerate(chapters) if c.id == before.id)]
-    if read:
-        tops = [(c, votes.ranked_versions(manga.name, c, user)[0]) for c in chapters]
-        progress.mark_many(user, manga.name, [(c.id, top["name"], top["pages"]) for c, top in tops])
-    else:
-        progress.forget_many(user, manga.name, [c.id for c in chapters])
+    _mark(user, manga, chapters, read)
     entries = progress.manga_progress(user, manga.name)
     rows = [{"id": c.id, "label": lookup.chapter_label(c), "read": bool(entries.get(c.id, {}).get("done")),
              "progress": entries.get(c.id)} for c in manga.chapters()]
     read_count = sum(1 for r in rows if r["read"])
     return {"chapters": rows, "continue": continue_target(manga, entries), "marked": len(chapters),
             "counts": {"chapters": len(rows), "read": read_count, "unread": len(rows) - read_count}}
+
+
+def mark_series(user, mangas, read):
+    """Every chapter of each of these manga read or unread (the library grid's selection): the
+    number of chapters it applied to."""
+    for manga in mangas:
+        _mark(user, manga, manga.chapters(), read)
+    return sum(len(m.chapters()) for m in mangas)
+
+
+def _mark(user, manga, chapters, read):
+    if read:
+        tops = [(c, votes.ranked_versions(manga.name, c, user)[0]) for c in chapters]
+        progress.mark_many(user, manga.name, [(c.id, top["name"], top["pages"]) for c, top in tops])
+    else:
+        progress.forget_many(user, manga.name, [c.id for c in chapters])
 
 
 def chapter_state(user, manga, chapter):

@@ -20,6 +20,7 @@ urlpatterns = [
     path("api/read", api_views.mark_read),
     path("api/unread", api_views.unread),
     path("api/read/many", api_views.mark_many),
+    path("api/read/series", api_views.mark_series),
     path("api/vote", api_views.vote),
     path("api/follow", api_views.follow),
     path("api/notifications", api_views.notifications),

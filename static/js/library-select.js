@@ -1,5 +1,6 @@
 /* The library grid's "Select several": a checkbox on each tile (those "Show more" and filtering add
-   too), then add the selected manga to a collection, or to a new one, in one request. */
+   too), then mark the selected manga read or unread, or add them to a collection or a new one, each
+   in one request. */
 "use strict";
 
 (function librarySelect() {
@@ -75,6 +76,20 @@
     box.checked = !box.checked;
     box.dispatchEvent(new Event("change", { bubbles: true }));
   });
+
+  async function markSelected(read) {
+    if (!selected.size) { toast("Select some manga first.", "error"); return; }
+    try {
+      const done = await api("api/read/series", { manga: [...selected], read });
+      toast(done.manga + " manga marked " + (read ? "read" : "unread") + " (" + done.marked + " chapter" + (done.marked === 1 ? "" : "s") + ").");
+      grid.dispatchEvent(new Event("mc:refresh")); // library.js: the tiles again, with their new counts
+    } catch (e) {
+      toast(e.message, "error");
+    }
+  }
+
+  document.getElementById("select-read").addEventListener("click", () => markSelected(true));
+  document.getElementById("select-unread").addEventListener("click", () => markSelected(false));
 
   document.getElementById("select-add").addEventListener("click", async () => {
     if (!selected.size) { toast("Select some manga first.", "error"); return; }

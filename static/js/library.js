@@ -70,19 +70,19 @@
     }
   }
 
-  function query(offset) {
+  function query(offset, limit) {
     const params = new URLSearchParams();
     const q = form.q.value.trim();
     if (q) params.set("q", q);
     if (form.sort.value !== "title") params.set("sort", form.sort.value);
     const page = params.toString();
     params.set("offset", offset);
-    params.set("limit", start.pageSize);
+    params.set("limit", limit || start.pageSize);
     return { page, api: params.toString(), q };
   }
 
-  async function load(append) {
-    const ask = query(append ? shown : 0);
+  async function load(append, limit) {
+    const ask = query(append ? shown : 0, limit);
     const mine = ++latest;
     let result;
     try {
@@ -111,6 +111,8 @@
     if (!append) history.replaceState(null, "", location.pathname + (ask.page ? "?" + ask.page : ""));
   }
 
+  // After the selection is marked read or unread (library-select.js): the same tiles, new counts.
+  grid.addEventListener("mc:refresh", () => load(false, Math.max(shown, start.pageSize)));
   form.q.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => load(false), 150); });
   form.sort.addEventListener("change", () => load(false));
   form.addEventListener("submit", (e) => { e.preventDefault(); clearTimeout(timer); load(false); });

@@ -54,3 +54,30 @@ def test_chapter_rows_show_page_count_date_and_mark_previous(demo_app):
     assert '<span class="pages">11 pages</span>' in page and "added 20" in page
     assert page.count('class="link mark-previous"') == 7  # every chapter but the first
     assert 'class="mark-all" data-read="true"' in page
+
+
+def test_it_marks_every_chapter_of_several_manga_in_one_request(demo_app):
+    user = demo_app.client().login(fresh_reader(demo_app), PASSWORD)
+    library = {m["name"]: m for m in user.get("/api/library")[2]["manga"]}
+    two = ["Moon Garden", "Long Scroll"]
+    status, _, data = user.post("/api/read/series", {"manga": two, "read": True})
+    assert status == 200, data
+    assert data == {"manga": 2, "marked": sum(library[n]["chapters"] for n in two)}
+    after = {m["name"]: m for m in user.get("/api/library")[2]["manga"]}
+    assert [after[n]["unread"] for n in two] == [0, 0]
+    others = [n for n in library if n not in two]
+    assert all(after[n]["unread"] == library[n]["unread"] for n in others)  # only the selected ones
+    assert user.post("/api/read/series", {"manga": ["Moon Garden"], "read": False})[2]["marked"] == 8
+    assert _read(user) == []
+
+
+def test_it_refuses_a_bad_selection_and_marks_nothing(demo_app):
+    user = demo_app.client().login(fresh_reader(demo_app), PASSWORD)
+    for body, status, words in (({"manga": "Moon Garden", "read": True}, 400, "list of 1 to 1000"),
+                                ({"manga": [], "read": True}, 400, "list of 1 to 1000"),
+                                ({"manga": [3], "read": True}, 400, "list of 1 to 1000"),
+                                ({"manga": ["Moon Garden"], "read": "yes"}, 400, "read"),
+                                ({"manga": ["Moon Garden", "Invented"], "read": True}, 404, "Invented")):
+        got, _, data = user.post("/api/read/series", body)
+        assert got == status and words in data["error"], (body, got, data)
+    assert _read(user) == []  # the known manga before the unknown one was not marked either
