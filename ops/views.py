@@ -95,8 +95,9 @@ def health_page(request):
     if chosen["state"] not in ("open", "acknowledged", "all"):
         chosen["state"] = "open"
     listed = incidents.filtered(everything, **chosen)
+    shown = [(n, report["services"][n]) for n in SERVICES if n in report["services"]]
     return render_section(request, "ops/health.html", "admin", "health", report=report, incidents=listed,
-                          chosen=chosen, services=[(n, report["services"][n]) for n in SERVICES if n in report["services"]],
+                          chosen=chosen, services=shown,
                           facets=_facets(everything), total=len(everything), query=request.GET.urlencode())
 
 

@@ -33,7 +33,8 @@ CHOICES = {
     "pageFit": ("screen", "width", "height", "original"),
     "split": ("off", "phone", "always"),
 }
-BOOLEANS = ("adapt", "skipExtras", "skipCovers", "flowPageGap", "flowContinues", "readingClock", "readingStory", "discovery")
+BOOLEANS = ("adapt", "skipExtras", "skipCovers", "flowPageGap", "flowContinues", "readingClock", "readingStory",
+            "discovery")
 ZOOM_KEYS = ("flow", "page", "book", "strip")
 ZOOM_MIN, ZOOM_MAX = 0.2, 6.0
 

@@ -27,9 +27,11 @@ class StartAll:
         self.proc = None
         self.log = self.data.parent / f"startall-{self.port}.log"
 
-    def start(self, args=None):
+    def start(self, args=None, command=None):
+        """`manage.py startall`, or `command` (scripts/demo), with `args` (default: --bind on self.port)."""
         self.data.mkdir(parents=True, exist_ok=True)
-        argv = [sys.executable, "manage.py", "startall", *(args or ["--bind", f"127.0.0.1:{self.port}"])]
+        argv = [*(command or [sys.executable, "manage.py", "startall"]),
+                *(args or ["--bind", f"127.0.0.1:{self.port}"])]
         self.proc = subprocess.Popen(argv, cwd=ROOT, env=self.env, stdout=open(self.log, "ab"),
                                      stderr=subprocess.STDOUT, start_new_session=True)
         return self

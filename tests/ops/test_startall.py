@@ -95,14 +95,16 @@ def test_it_starts_the_reader_again_after_a_kill_9(startall):
 
 
 def test_it_brings_up_the_demo_library_with_the_downloader(tmp_path, demo_library):
-    """What `./scripts/demo` runs: startall on the built-in demo library."""
-    sa = StartAll(tmp_path / "demo-data", demo_library).start()
+    """`./scripts/demo`, as the README has it: startall on the built-in demo library, nginx in front."""
+    sa = StartAll(tmp_path / "demo-data", demo_library, {"NGINX": "auto"}).start(command=["scripts/demo"])
     try:
-        sa.wait_for(sa.reader_answers, "reader")
+        sa.wait_for(sa.reader_answers, "reader", timeout=120)  # the first run of scripts/demo may install
         sa.wait_for(lambda: "runscraper is now running" in sa.output(), "scraper")
+        assert "startall: nginx on http://127.0.0.1:" in sa.output()
         admin = sa.client().signup("admin", "correct horse battery")
         sa.wait_for(lambda: len(admin.get("/api/library")[2]["manga"]) == 6, "the demo's six manga")
         assert admin.get("/api/admin/scraper/status")[0] == 200
+        assert admin.get("/api/auth")[1]["Server"].startswith("nginx")
         assert sa.terminate() == 0
     finally:
         if sa.proc.poll() is None:

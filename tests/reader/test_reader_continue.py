@@ -58,7 +58,8 @@ def test_it_opens_the_next_chapter_at_the_same_point_of_the_same_page(srv, deskt
     reader.wait("window.mcReader && mcReader.boxes.length > 0 && mcReader.page === 1")
     box = reader.state("mcReader.boxes")[1]
     assert (box["w"], box["h"]) == (second["w"], second["h"]), (box, second)
-    assert reader.state("mcReader.scroll")["y"] == pytest.approx(box["y"] + into, abs=2), (box, second, into, reader.page.url)
+    at = reader.state("mcReader.scroll")["y"]
+    assert at == pytest.approx(box["y"] + into, abs=2), (box, second, into, reader.page.url)
     assert "#" not in reader.page.url
     assert reader.saved(MOON, "1/2", lambda e: e["p"] == 1)["p"] == 1
 
@@ -67,7 +68,8 @@ def test_it_stops_at_the_end_card_when_turned_off(srv, desktop, reader_on):
     reader = reader_on(desktop, srv, startMode="flow", flowContinues=False).open(MOON, 1, 1)
     scroll_to(reader, 10 ** 6)
     reader.settle()
-    end = reader.page.evaluate("(() => { const e = document.querySelector('.rd-end'); return e.offsetTop + e.offsetHeight; })()")
+    end = reader.page.evaluate("(() => { const e = document.querySelector('.rd-end');"
+                               " return e.offsetTop + e.offsetHeight; })()")
     assert reader.state("mcReader.canvas")["h"] == end  # no room below the end card to scroll into
     assert reader.page.evaluate("document.querySelector('.rd-canvas').offsetHeight") == end
     assert reader.state("mcReader.preview") is None
