@@ -93,9 +93,12 @@ class Komga:
         self.insert("READ_PROGRESS", BOOK_ID=bid, USER_ID=uid, CREATED_DATE=when, LAST_MODIFIED_DATE=when, PAGE=page,
                     COMPLETED=int(completed), READ_DATE=when if completed else None)
 
-    def collection(self, cid, name):
-        self.insert("COLLECTION", ID=cid, NAME=name, ORDERED=0, SERIES_COUNT=0, CREATED_DATE=STAMP,
-                    LAST_MODIFIED_DATE=STAMP)
+    def collection(self, cid, name, series=(), ordered=False):
+        """A collection of the series named `series` (made by book()), in that order, as Komga numbers them."""
+        self.insert("COLLECTION", ID=cid, NAME=name, ORDERED=int(ordered), SERIES_COUNT=len(series),
+                    CREATED_DATE=STAMP, LAST_MODIFIED_DATE=STAMP)
+        for number, name in enumerate(series):
+            self.insert("COLLECTION_SERIES", COLLECTION_ID=cid, SERIES_ID=self.series[name], NUMBER=number)
 
     def readlist(self, rid, name):
         self.insert("READLIST", ID=rid, NAME=name, BOOK_COUNT=0, CREATED_DATE=STAMP, LAST_MODIFIED_DATE=STAMP)

@@ -1,5 +1,6 @@
 """The import itself: a backup first, then every change of the plan in one write through the
-owners (accounts.users for the accounts, reader.progress for the positions), undone as a whole
+owners (accounts.users for the accounts, reader.progress for the positions, reader.collections,
+reader.ratings and reader.wanttoread for those), undone as a whole
 when it cannot be written (db.security_change)."""
 import datetime
 import secrets
@@ -12,7 +13,7 @@ from catalog import store as catalog_store
 from mangacircus import db, jsonfile
 from mangacircus.errors import Unavailable
 from ops.backups import run as backups
-from reader import progress
+from reader import collections, progress, ratings, wanttoread
 
 
 def backup():
@@ -46,10 +47,12 @@ def apply(plan):
     with catalog_store.edit("import"):
         for manga, fields in plan.overrides:
             catalog_overrides.set_override("import", manga.name, fields, manga)
-        with db.security_change("users", "progress"):
+        with db.security_change("users", "progress", "collections", "ratings", "wanttoread"):
             for account in made:
                 if not users.exists(account["name"]):
                     users.create_user(account["name"], hashes[account["name"]])
             written = progress.import_many(plan.writes)
-    return {"backup": saved, "accounts": made, "written": written, "overrides": len(plan.overrides),
+            lists = {"collections": collections.import_many(plan.collections),
+                     "ratings": ratings.import_many(plan.ratings), "wants": wanttoread.import_many(plan.wants)}
+    return {"backup": saved, "accounts": made, "written": written, "overrides": len(plan.overrides), **lists,
             "plan": plan.as_dict()}

@@ -20,7 +20,7 @@ NEEDED = {
     "READ_PROGRESS": {"BOOK_ID", "USER_ID", "PAGE", "COMPLETED", "LAST_MODIFIED_DATE"},
 }
 
-NOT_IMPORTED = "the import does not bring collections or read lists over"
+NOT_IMPORTED = "the import does not bring read lists over"
 PROGRESS = """
 SELECT r.USER_ID, b.URL, l.ROOT, s.NAME, {title}, {number}, b.NUMBER, r.PAGE, r.COMPLETED,
        r.LAST_MODIFIED_DATE, {pages}
@@ -42,6 +42,7 @@ def read(path, max_bytes=None):
         for row in sqlite.rows(conn, _progress_sql(found)):
             _add_progress(source, row)
         _overrides(conn, found, source)
+        _collections(conn, found, source)
         _not_imported(conn, found, source)
         return source
     finally:
@@ -168,12 +169,27 @@ def _overrides(conn, found, source):
             source.add_override(str(name), fields)
 
 
+def _collections(conn, found, source):
+    """Komga's collections belong to the whole server (its admins make them): shared ones here."""
+    if not ({"ID", "NAME", "ORDERED"} <= found.get("COLLECTION", set())
+            and {"COLLECTION_ID", "SERIES_ID", "NUMBER"} <= found.get("COLLECTION_SERIES", set())):
+        return
+    title = "sm.TITLE" if {"SERIES_ID", "TITLE"} <= found.get("SERIES_METADATA", set()) else "NULL"
+    join = "LEFT JOIN SERIES_METADATA sm ON sm.SERIES_ID = s.ID" if title != "NULL" else ""
+    members = {}
+    query = (f"SELECT cs.COLLECTION_ID, s.NAME, {title} FROM COLLECTION_SERIES cs JOIN SERIES s ON s.ID = cs.SERIES_ID"
+             f" {join} ORDER BY cs.COLLECTION_ID, cs.NUMBER")
+    for cid, name, series_title in sqlite.rows(conn, query):
+        members.setdefault(cid, []).append({"name": str(name), "title": str(series_title) if series_title else None})
+    for cid, name, ordered in sqlite.rows(conn, "SELECT ID, NAME, ORDERED FROM COLLECTION ORDER BY NAME"):
+        source.add_collection(None, str(name), members.get(cid, []), ordered=bool(ordered), shared=True)
+
+
 def _not_imported(conn, found, source):
-    """Collections and read lists: named in the plan, never dropped silently."""
-    for table, kind in (("COLLECTION", "collection"), ("READLIST", "read list")):
-        if "NAME" in found.get(table, set()):
-            for (name,) in sqlite.rows(conn, f"SELECT NAME FROM {table} ORDER BY NAME"):
-                source.not_imported(kind, str(name), NOT_IMPORTED)
+    """Read lists: named in the plan, never dropped silently."""
+    if "NAME" in found.get("READLIST", set()):
+        for (name,) in sqlite.rows(conn, "SELECT NAME FROM READLIST ORDER BY NAME"):
+            source.not_imported("read list", str(name), NOT_IMPORTED)
 
 
 def suggest_name(email):

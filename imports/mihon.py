@@ -7,7 +7,7 @@ of one protobuf `Backup` whose fields Mihon's backup/models/*.kt name with @Prot
     BackupChapter 1 url, 2 name, 4 read, 6 lastPageRead (from 0), 9 chapterNumber (float),
                   11 lastModifiedAt (seconds)
     BackupHistory 1 url (the chapter's), 2 lastRead (ms)
-    BackupCategory 1 name, 2 order
+    BackupCategory 1 name, 2 order (a manga in no category is in Mihon's Default one, which has none)
 
 A backup is one person's: it is imported into one account. MangaDex (source 2499283573021220255)
 names a manga `/manga/<uuid>` and a chapter `/chapter/<uuid>`.
@@ -68,13 +68,24 @@ def read(path, into, max_bytes=None, max_unpacked=None):
         categories = [(pb.string(c, 1), pb.integer(c, 2)) for c in pb.messages(backup, 2)]
         source = Source("mihon", str(path))
         source.add_user("backup", f"the backup ({into})", into)
+        members = {order: [] for _, order in categories}
         for manga in mangas:
             _add_manga(source, manga)
+            ref = _series(manga)
+            for order in pb.integers(manga, 17):
+                members.setdefault(order, []).append(ref)
     except (pb.WireError, gzip.BadGzipFile) as e:
         raise Invalid(f"{path} is not a Mihon backup: {e}") from None
-    for name, _ in sorted(categories, key=lambda c: c[1]):
-        source.not_imported("category", name, "categories are not imported")
+    # Each category becomes a private collection of the account, its manga in the backup's order.
+    for name, order in sorted(categories, key=lambda c: c[1]):
+        source.add_collection("backup", name, members.pop(order, []), ordered=False, shared=False)
     return source
+
+
+def _series(manga):
+    """How a collection names the manga: its title, and its MangaDex id when it is from MangaDex."""
+    found = MANGA_URL.search(pb.string(manga, 2)) if pb.integer(manga, 1) == MANGADEX else None
+    return {"name": pb.string(manga, 3), "mangadex": found.group(1) if found else None}
 
 
 def _add_manga(source, manga):

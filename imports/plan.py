@@ -15,6 +15,8 @@ from library import index as library_index
 from mangacircus.errors import Conflict, Invalid
 from reader import access, lookup, progress
 
+from . import plan_lists
+
 SHOWN = 300  # lines per list in the plan; the counts are always whole
 
 
@@ -33,6 +35,9 @@ class Plan:
     accounts: list[dict[str, Any]] = field(default_factory=list)       # new ones: {name, label}
     writes: list[tuple[str, str, str, dict[str, Any]]] = field(default_factory=list)
     overrides: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)  # (Manga, the whole override)
+    collections: list[dict[str, Any]] = field(default_factory=list)  # new ones, or {id, members} to add
+    ratings: list[tuple[str, str, int]] = field(default_factory=list)  # (user, manga, stars)
+    wants: list[tuple[str, str]] = field(default_factory=list)         # (user, manga)
 
     def line(self, kind, what, target, reason):
         self.counts[kind] += 1
@@ -41,7 +46,8 @@ class Plan:
 
     @property
     def changes(self):
-        return len(self.accounts) + len(self.writes) + len(self.overrides)
+        return (len(self.accounts) + len(self.writes) + len(self.overrides) + len(self.collections)
+                + len(self.ratings) + len(self.wants))
 
     def as_dict(self):
         return {"source": self.source, "file": self.file, "counts": dict(self.counts), "changes": self.changes,
@@ -68,6 +74,9 @@ class Library:
                     for path in {version.path, version.archive} - {None}:
                         self.by_path.setdefault(path, (manga, chapter, version))
                         self.by_folded_path.setdefault(_fold(path), (manga, chapter, version))
+
+    def manga_named(self, name):
+        return self.by_name.get(_fold(name))
 
     def find(self, entry):
         """((manga, chapter, version or None), how) or (None, why not)."""
@@ -148,6 +157,9 @@ def build(source, names=None, index=None):
         plan.line(kind, what, target, reason if old is None else f"{reason}; newer than the position here")
     for wanted in source.overrides:
         _override(plan, library, wanted)
+    plan_lists.plan_collections(plan, library, source, account_of)
+    plan_lists.plan_ratings(plan, library, source, account_of)
+    plan_lists.plan_wants(plan, library, source, account_of)
     for item in source.skipped:
         plan.line("not_found", f"{item['kind']}: {item['what']}", "", item["reason"])
     for item in source.ignored:

@@ -1,5 +1,6 @@
 """What an import reads from another server, in one shape whatever the server: its users, their
-positions, and what it holds that is not imported (each with its reason)."""
+positions, collections, ratings and want-to-read, and what it holds that is not imported (each with
+its reason). A series is named as the other server names it ({name, title}); the plan finds it here."""
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +14,9 @@ class Source:
     skipped: list[dict[str, str]] = field(default_factory=list)      # read but unusable: not found
     ignored: list[dict[str, str]] = field(default_factory=list)      # understood, not imported
     overrides: list[dict[str, Any]] = field(default_factory=list)    # {series, fields}: catalog overrides
+    collections: list[dict[str, Any]] = field(default_factory=list)
+    ratings: list[dict[str, Any]] = field(default_factory=list)
+    wants: list[dict[str, Any]] = field(default_factory=list)
 
     def add_user(self, key, label, name, admin=False):
         self.users[key] = {"key": key, "label": label, "name": name, "admin": bool(admin)}
@@ -29,6 +33,19 @@ class Source:
     def add_override(self, series, fields):
         """Metadata edited by hand there: {title, description, direction, tags, altTitles}."""
         self.overrides.append({"series": series, "fields": fields})
+
+    def add_collection(self, owner, name, series, *, ordered, shared, summary=""):
+        """A collection: `owner` a user key, or None for one of the whole server (shared, which the
+        admins edit here); `series` in its order, each a series name or title."""
+        self.collections.append({"owner": owner, "name": name, "series": list(series), "ordered": bool(ordered),
+                                 "shared": bool(shared), "summary": summary or ""})
+
+    def add_rating(self, user, series, stars):
+        """`stars` 1 to 5 (a source's own scale converted by its reader, rounded)."""
+        self.ratings.append({"user": user, "series": series, "stars": stars})
+
+    def add_want(self, user, series):
+        self.wants.append({"user": user, "series": series})
 
     def skip(self, kind, what, reason):
         self.skipped.append({"kind": kind, "what": what, "reason": reason})

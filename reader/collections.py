@@ -160,6 +160,38 @@ def create(account: Account, name: Any, *, summary: Any = "", ordered: Any = Tru
         return _copy(item)
 
 
+def all_items() -> list[dict[str, Any]]:
+    """Copies of every collection (imports/: a plan matches those of the same name)."""
+    with db.lock():
+        return [_copy(item) for item in db.section("collections").values()]
+
+
+def import_many(items: list[dict[str, Any]]) -> int:
+    """Collections brought from another server (imports/), in one pass under the lock: a new one
+    {id: None, name, summary, ordered, owner (None: the whole server's), shared, members}, or
+    {id, members} whose members not in it yet are appended; -> how many were written."""
+    with db.lock():
+        section = db.section("collections")
+        now = now_ms()
+        if len(section) + sum(1 for i in items if i["id"] is None) > MAX_COLLECTIONS:
+            raise Invalid(f"this server holds at most {MAX_COLLECTIONS} collections; the import would pass it")
+        for wanted in items:
+            if wanted["id"] is None:
+                item = {"id": new_id(), "name": wanted["name"][:MAX_NAME], "summary": wanted["summary"][:MAX_SUMMARY],
+                        "ordered": wanted["ordered"], "owner": wanted["owner"], "shared": wanted["shared"],
+                        "members": list(dict.fromkeys(wanted["members"]))[:MAX_MEMBERS], "cover": None,
+                        "created": now, "modified": now}
+                section[item["id"]] = item
+            else:
+                item = section[wanted["id"]]
+                room = MAX_MEMBERS - len(item["members"])
+                item["members"] += [m for m in wanted["members"] if m not in item["members"]][:room]
+                item["modified"] = now
+        if items:
+            db.touch()
+        return len(items)
+
+
 def _editable(account: Account, cid: str) -> dict[str, Any]:
     item = db.section("collections").get(cid) if isinstance(cid, str) else None
     if item is None or not _sees(account, item):

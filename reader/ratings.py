@@ -54,6 +54,21 @@ def rate(user: str, manga: str, stars: Any) -> dict[str, Any]:
     return rating(user, manga)
 
 
+def import_many(entries: list[tuple[str, str, int]]) -> int:
+    """Ratings brought from another server (imports/): [(user, manga, stars 1 to 5)]; a rating
+    given here is kept. -> how many were written."""
+    count = 0
+    with db.lock():
+        section = db.section("ratings")
+        for user, manga, stars in entries:
+            if not (type(stars) is int and 1 <= stars <= 5):
+                raise Invalid("an imported rating must be 1 to 5 stars")
+            if section.setdefault(manga, {}).setdefault(user, stars) == stars:
+                count += 1
+        db.touch()
+    return count
+
+
 def _summary(by_user: dict[str, int], user: str) -> dict[str, Any]:
     count = len(by_user)
     return {"mine": by_user.get(user, 0), "count": count,

@@ -39,6 +39,22 @@ def want(user: str, manga: str, on: bool) -> bool:
     return on
 
 
+def import_many(entries: list[tuple[str, str]]) -> int:
+    """Want-to-read entries brought from another server (imports/): [(user, manga)]; -> how many
+    were added (one already on the list keeps its time)."""
+    count = 0
+    with db.lock():
+        section = db.section("wanttoread")
+        now = now_ms()
+        for user, manga in entries:
+            mine = section.setdefault(user, {})
+            if manga not in mine:
+                mine[manga] = now
+                count += 1
+                db.touch(user)
+    return count
+
+
 def wants(user: str, manga: str) -> bool:
     with db.lock():
         return manga in db.section("wanttoread").get(user, {})

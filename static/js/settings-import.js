@@ -40,7 +40,8 @@
     const accounts = result.accounts.map((a) => h("li", null, a.name + " (from " + a.label + "): ", h("code", { className: "secret" }, a.password)));
     box.replaceChildren(h("div", { className: "card" }, h("h2", null, result.backup ? "Imported" : "Nothing was changed"),
       result.backup ? h("p", null, "Backed up first to " + result.backup + ". " + result.accounts.length +
-        " new account(s), " + result.written + " position(s), " + result.overrides + " metadata override(s).") : null,
+        " new account(s), " + result.written + " position(s), " + result.overrides + " metadata override(s), " +
+        result.collections + " collection(s), " + result.ratings + " rating(s), " + result.wants + " want-to-read.") : null,
       accounts.length ? h("p", null, "One-time passwords, shown only now: give each to its user.") : null,
       accounts.length ? h("ul", { className: "import-accounts" }, accounts) : null, ...lists(result.plan)));
   }

@@ -35,7 +35,8 @@ def standard_komga(path):
     """alice (a Komga admin) finished Moon Garden 1 and is on page 2 of chapter 2; bob read page 1 of
     Long Scroll's book, which Komga knows under another file name (found by number); a book of a
     series that is not here; a book whose address climbs out of the library with '..'; Moon Garden's
-    metadata edited by hand (and Star Sea's); a collection and a read list."""
+    metadata edited by hand (and Star Sea's); an ordered collection of three series, one of them not
+    here; a read list."""
     k = Komga(path)
     k.user("U1", "alice@example.org", admin=True)
     k.user("U2", "bob@example.org")
@@ -52,7 +53,7 @@ def standard_komga(path):
     k.edit_series("Moon Garden", title="Moon Garden (Deluxe)", summary="Four seasons in a garden.",
                   direction="LEFT_TO_RIGHT", tags=["seasons", "quiet"])
     k.edit_series("Star Sea", summary="Not in that library.")
-    k.collection("C1", "Favourites")
+    k.collection("C1", "Favourites", ["Long Scroll", "Star Sea", "Moon Garden"], ordered=True)
     k.readlist("R1", "Summer reading")
     k.close()
     return path

@@ -25,16 +25,18 @@ def test_dry_run_then_import_then_again_without_a_reader(data_dir, library_dir, 
     dry = manage(data_dir, library_dir, "komga", "--db", str(komga_db))
     assert dry.returncode == 0, dry.stderr
     assert "dry run, nothing was changed" in dry.stdout
-    assert "  0 matched, 6 created, 0 already so here, 3 not found, 2 not imported." in dry.stdout
+    assert "  0 matched, 7 created, 0 already so here, 4 not found, 1 not imported." in dry.stdout
     assert ("  bob@example.org: Star Sea/Star Sea 01.cbz: no file Star Sea/Star Sea 01.cbz here, and no manga "
             "named Star Sea") in dry.stdout
-    assert "  collection: Favourites: the import does not bring collections or read lists over" in dry.stdout
-    assert "Run again with --apply to make these 6 change(s), after a backup." in dry.stdout
+    assert "  collection Favourites → shared collection Favourites: 2 manga; the admins edit it here" in dry.stdout
+    assert "  read list: Summer reading: the import does not bring read lists over" in dry.stdout
+    assert "Run again with --apply to make these 7 change(s), after a backup." in dry.stdout
     assert not (data_dir / "db.json").exists() or "alice" not in (data_dir / "db.json").read_text()
 
     done = manage(data_dir, library_dir, "komga", "--db", str(komga_db), "--apply")
     assert done.returncode == 0, done.stderr
-    assert "Imported: 2 new account(s), 3 position(s), 1 metadata override(s)." in done.stdout
+    assert ("Imported: 2 new account(s), 3 position(s), 1 metadata override(s), 1 collection(s), 0 rating(s), "
+            "0 want-to-read.") in done.stdout
     backup = re.search(r"Backed up first to (\S+)\.\n", done.stdout).group(1)
     assert backup.startswith(str(data_dir / "imports" / "db-before-import-"))
     assert re.search(r"account alice \(from alice@example.org\): one-time password \S{16} ", done.stdout)
@@ -47,7 +49,7 @@ def test_dry_run_then_import_then_again_without_a_reader(data_dir, library_dir, 
 
     again = manage(data_dir, library_dir, "komga", "--db", str(komga_db), "--apply")
     assert again.returncode == 0, again.stderr
-    assert "  2 matched, 0 created, 4 already so here, 3 not found, 2 not imported." in again.stdout
+    assert "  2 matched, 0 created, 5 already so here, 4 not found, 1 not imported." in again.stdout
     assert "Nothing was changed: everything is already here." in again.stdout
     assert json.loads((data_dir / "db.json").read_text()) == data
 
@@ -58,7 +60,7 @@ def test_it_hands_the_import_to_the_running_reader(real_server, admin, library_d
                   "--user", "alice@example.org=admin")
     assert done.returncode == 0, done.stderr
     assert "  user alice@example.org → account admin: an account of that name exists" in done.stdout
-    assert "Imported: 1 new account(s), 3 position(s), 1 metadata override(s)." in done.stdout
+    assert "Imported: 1 new account(s), 3 position(s), 1 metadata override(s), 1 collection(s)," in done.stdout
     assert admin.get("/api/chapter?m=Moon%20Garden&c=0/2")[2]["progress"]["p"] == 1
 
 
@@ -84,10 +86,10 @@ def test_a_mihon_backup_into_one_account_dry_run_then_import_then_again(data_dir
     assert dry.returncode == 0, dry.stderr
     assert ("  the backup (mia): Moon Garden: Roots → mia: Moon Garden · Ch. 2: by title and number; finished"
             in dry.stdout)
-    assert "  category: Reading: categories are not imported" in dry.stdout
+    assert "  collection Reading → mia's collection Reading: 0 manga" in dry.stdout
     done = manage(data_dir, library_dir, "mihon", "--backup", str(backup), "--into", "mia", "--apply")
     assert done.returncode == 0, done.stderr
-    assert "Imported: 1 new account(s), 1 position(s), 0 metadata override(s)." in done.stdout
+    assert "Imported: 1 new account(s), 1 position(s), 0 metadata override(s), 1 collection(s)," in done.stdout
     assert json.loads((data_dir / "db.json").read_text())["progress"]["mia"]["Moon Garden"]["0/2"]["done"] is True
     again = manage(data_dir, library_dir, "mihon", "--backup", str(backup), "--into", "mia", "--apply")
     assert "Nothing was changed: everything is already here." in again.stdout

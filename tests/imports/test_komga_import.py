@@ -28,8 +28,8 @@ def test_the_dry_run_lists_what_is_matched_created_and_not_found_and_changes_not
     wait_for_library(admin, 2)
     before = db_json(server)
     plan = plan_of(admin, komga_db)
-    assert plan["counts"] == {"matched": 0, "created": 6, "unchanged": 0, "not_found": 3, "not_imported": 2}
-    assert plan["changes"] == 6
+    assert plan["counts"] == {"matched": 0, "created": 7, "unchanged": 0, "not_found": 4, "not_imported": 1}
+    assert plan["changes"] == 7
     created = lines(plan, "created")
     assert ("user alice@example.org", "account alice", "a new account; its one-time password is shown once, after "
             "the import (an admin there: not made an admin here)") in created
@@ -43,12 +43,14 @@ def test_the_dry_run_lists_what_is_matched_created_and_not_found_and_changes_not
         ("bob@example.org: Star Sea/Star Sea 01.cbz", "",
          "no file Star Sea/Star Sea 01.cbz here, and no manga named Star Sea"),
         ("progress: Moon Garden / passwd.cbz", "", "its path has a '..' in it"),
-        ("metadata: Star Sea", "", "no manga named Star Sea")}
+        ("metadata: Star Sea", "", "no manga named Star Sea"),
+        ("collection Favourites: Star Sea", "", "no manga named Star Sea")}
     assert ("metadata: Moon Garden", "catalog override of Moon Garden",
             "edited by hand there: title, description, direction, tags") in created
+    assert ("collection Favourites", "shared collection Favourites",
+            "2 manga; the admins edit it here, as a collection of the whole server") in created
     assert lines(plan, "not_imported") == {
-        ("collection: Favourites", "", "the import does not bring collections or read lists over"),
-        ("read list: Summer reading", "", "the import does not bring collections or read lists over")}
+        ("read list: Summer reading", "", "the import does not bring read lists over")}
     after = db_json(server)
     assert after["users"] == before["users"] and after.get("progress", {}) == before.get("progress", {})
     assert not (server.data.parent / "backups").exists()
@@ -65,7 +67,11 @@ def test_the_import_backs_up_then_writes_and_a_second_import_changes_nothing(ser
     assert (alice["1/1"]["p"], alice["1/1"]["n"], alice["1/1"]["done"]) == (2, 3, True)
     assert (alice["0/2"]["p"], alice["0/2"]["done"], alice["0/2"]["v"]) == (1, False, "c0002 Roots.cbz")
     assert data["progress"]["bob"]["Long Scroll"]["1/3"]["p"] == 0
-    assert done["overrides"] == 1
+    assert done["overrides"] == 1 and done["collections"] == 1
+    [favourites] = data["collections"].values()
+    assert (favourites["name"], favourites["owner"], favourites["shared"], favourites["ordered"]) == (
+        "Favourites", None, True, True)
+    assert favourites["members"] == ["Long Scroll", "Moon Garden"]  # in Komga's order; Star Sea is not here
     moon = admin.get("/api/manga?m=Moon%20Garden")[2]
     assert (moon["title"], moon["direction"]) == ("Moon Garden (Deluxe)", "ltr")
     assert moon["meta"]["description"] == "Four seasons in a garden."
@@ -74,11 +80,11 @@ def test_the_import_backs_up_then_writes_and_a_second_import_changes_nothing(ser
     assert server.client().post("/api/login", {"name": "alice", "password": password})[0] == 200
 
     again = plan_of(admin, komga_db)
-    assert again["changes"] == 0 and again["counts"]["unchanged"] == 4 and again["counts"]["matched"] == 2
+    assert again["changes"] == 0 and again["counts"]["unchanged"] == 5 and again["counts"]["matched"] == 2
     second = plan_of(admin, komga_db, apply=True)
     assert second["backup"] is None and second["written"] == 0 and second["accounts"] == []
     now = db_json(server)
-    assert (now["users"], now["progress"]) == (data["users"], data["progress"])
+    assert (now["users"], now["progress"], now["collections"]) == (data["users"], data["progress"], data["collections"])
 
 
 def test_a_user_there_maps_to_an_existing_account_and_a_newer_position_here_wins(server, admin, komga_db):
@@ -111,6 +117,7 @@ def test_when_db_json_cannot_be_written_nothing_is_imported_not_even_the_overrid
     monkeypatch.undo()
     assert overrides.get("Moon Garden") == {}
     from accounts import users
+    from reader import collections
 
-    assert [u["name"] for u in users.list_users()] == ["admin"]
-    assert plan_of(admin, komga_db)["changes"] == 6
+    assert [u["name"] for u in users.list_users()] == ["admin"] and collections.all_items() == []
+    assert plan_of(admin, komga_db)["changes"] == 7

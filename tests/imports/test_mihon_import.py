@@ -1,6 +1,6 @@
 """A Mihon backup: manga matched by their MangaDex id (manga.json sources.mangadex) and then by
 title, chapters by the MangaDex chapter id the downloader wrote in chapter.json and then by number;
-read chapters finished, the last page read kept; categories listed as not imported. Dry run, then
+read chapters finished, the last page read kept; categories as the account's private collections. Dry run, then
 import, then again: nothing changes the second time. What is not a backup is refused."""
 import json
 
@@ -44,9 +44,10 @@ def backup_file(tmp_path):
         mb.chapter("/chapter/eeeeeeee-5555-4555-8555-555555555555", "Ch. 4", number=4.0),  # unread: nothing
     ], categories=[0], histories=[mb.history(f"/chapter/{C2}", 1_796_100_000_000)])
     scroll = mb.manga("/series/long-scroll", "Long Scroll", [mb.chapter("/read/1", "Start", page=1, number=1.0)],
-                      source=-4321)
+                      source=-4321, categories=[0, 1])
     nowhere = mb.manga("/manga/ffffffff-6666-4666-8666-666666666666", "Star Sea",
-                       [mb.chapter("/chapter/12345678-7777-4777-8777-777777777777", "Ch. 1", read=True, number=1.0)])
+                       [mb.chapter("/chapter/12345678-7777-4777-8777-777777777777", "Ch. 1", read=True, number=1.0)],
+                       categories=[1])
     path = tmp_path / "mihon.tachibk"
     path.write_bytes(mb.backup([moon, scroll, nowhere], [mb.category("Reading", 0), mb.category("Done", 1)]))
     return path
@@ -66,7 +67,7 @@ def lines(plan, key):
 def test_dry_run_then_import_then_again(server, admin, backup_file):
     wait_for_library(admin, 2)
     plan = post(admin, backup_file)
-    assert plan["counts"] == {"matched": 0, "created": 5, "unchanged": 0, "not_found": 2, "not_imported": 2}
+    assert plan["counts"] == {"matched": 0, "created": 7, "unchanged": 0, "not_found": 3, "not_imported": 0}
     who = "the backup (mia)"
     assert lines(plan, "created") == {
         (f"user {who}", "account mia", "a new account; its one-time password is shown once, after the import"),
@@ -76,12 +77,13 @@ def test_dry_run_then_import_then_again(server, admin, backup_file):
          "by MangaDex id, the chapter by its MangaDex id; page 3 of 4"),
         (f"{who}: Moon Garden (official): Ch. 3", "mia: Moon Garden · Ch. 3", "by MangaDex id and number; finished"),
         (f"{who}: Long Scroll: Start", "mia: Long Scroll · Ch. 1", "by title and number; page 2 of 3"),
+        ("collection Reading", "mia's collection Reading", "2 manga"),
+        ("collection Done", "mia's collection Done", "1 manga"),
     }
     assert lines(plan, "not_found") == {
         (f"{who}: Moon Garden (official): Ch. 9", "", "no chapter numbered 9 in Moon Garden"),
-        (f"{who}: Star Sea: Ch. 1", "", "no manga with its MangaDex id, and no manga named Star Sea")}
-    assert lines(plan, "not_imported") == {("category: Reading", "", "categories are not imported"),
-                                           ("category: Done", "", "categories are not imported")}
+        (f"{who}: Star Sea: Ch. 1", "", "no manga with its MangaDex id, and no manga named Star Sea"),
+        ("collection Done: Star Sea", "", "no manga named Star Sea that mia may see")}
     done = post(admin, backup_file, apply=True)
     assert done["written"] == 4 and [a["name"] for a in done["accounts"]] == ["mia"]
     from mangacircus import db
@@ -92,10 +94,13 @@ def test_dry_run_then_import_then_again(server, admin, backup_file):
     assert (moon["0/1"]["done"], moon["0/1"]["t"]) == (True, 1_796_000_000_000)
     assert (moon["0/2"]["p"], moon["0/2"]["done"], moon["0/2"]["t"]) == (2, False, 1_796_100_000_000)
     assert moon["0/2"]["v"] == "c0002 Roots [MangaDex]"
+    made = sorted((c["name"], c["owner"], c["shared"], c["members"]) for c in data["collections"].values())
+    assert made == [("Done", "mia", False, ["Long Scroll"]), ("Reading", "mia", False, ["Moon Garden", "Long Scroll"])]
     again = post(admin, backup_file, apply=True)
-    assert again["backup"] is None and again["plan"]["counts"]["unchanged"] == 4
+    assert again["backup"] is None and again["plan"]["counts"]["unchanged"] == 6
     db.flush_now()
-    assert json.loads((server.data / "db.json").read_text())["progress"] == data["progress"]
+    now = json.loads((server.data / "db.json").read_text())
+    assert (now["progress"], now["collections"]) == (data["progress"], data["collections"])
 
 
 def test_what_is_not_a_backup_is_refused(tmp_path, backup_file):
