@@ -33,6 +33,7 @@ OWNERS = {
     "restrictions": "reader.access",
     "dismissed": "reader.dismissals",
     "collections": "reader.collections",
+    "readlists": "reader.readlists",
     "ratings": "reader.ratings",
     "wanttoread": "reader.wanttoread",
 }

@@ -22,15 +22,17 @@ class ReaderConfig(AppConfig):
             notes,
             progress,
             ratings,
+            readlists,
             social,
             votes,
             wanttoread,
         )
 
-        for owner in (access, collections, ratings, wanttoread):
+        for owner in (access, collections, readlists, ratings, wanttoread):
             db.add_validator(owner.validate)
         guard.register(access.can_see, limited=access.restricted)  # for /lib/ and the thumbnails
-        for owner in (access, progress, votes, notes, social, dismissals, collections, ratings, wanttoread):
+        for owner in (access, progress, votes, notes, social, dismissals, collections, readlists, ratings,
+                      wanttoread):
             events.user_deleted.connect(owner.forget_user)
         events.library_moved.connect(_moved_in_db)
         events.scan_finished.connect(access.on_scan)
@@ -66,6 +68,7 @@ def _moved_in_db(moves):
         progress,
         ratings,
         reading_clock,
+        readlists,
         social,
         votes,
         wanttoread,
@@ -75,7 +78,7 @@ def _moved_in_db(moves):
         return
     with db.lock():
         for owner in (access, progress, reading_clock, votes, notes, social, dismissals, announce, collections,
-                      ratings, wanttoread):
+                      readlists, ratings, wanttoread):
             owner.on_moved(moves)
         db.touch()
 

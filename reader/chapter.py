@@ -12,7 +12,7 @@ from library import files
 from mangacircus.errors import Invalid
 from mangacircus.http import field, text_field
 
-from . import lookup, prefs, progress, reading_clock, votes
+from . import lookup, prefs, progress, reading_clock, readlists, votes
 
 ROTATIONS = (0, 90, 180, 270)
 
@@ -44,11 +44,26 @@ def _page(version, page):
     return {"u": image_url(version, page), "w": page.w, "h": page.h, "t": list(page.tags), "r": rotation}
 
 
-def _neighbour(manga, chapter):
+def _neighbour(manga, chapter, in_list=None, current=None):
+    """A neighbour chapter: in the manga, or (in_list: the read list's id) the list's, which may be of
+    another manga (then `m` names it and its label starts with its title)."""
     if chapter is None:
         return None
-    return {"id": chapter.id, "title": chapter.title, "label": lookup.chapter_label(chapter),
-            "url": lookup.read_url(manga.name, chapter)}
+    label = lookup.chapter_label(chapter)
+    if in_list and manga.name != current:
+        label = f"{overrides.title(manga)} · {label}"
+    return {"id": chapter.id, "m": manga.name, "title": chapter.title, "label": label,
+            "url": lookup.read_url(manga.name, chapter) + (f"?list={in_list}" if in_list else "")}
+
+
+def _in_list(user, rid, manga, chapter):
+    """The read list the reader was opened from (?list=), and the chapters around this one in it."""
+    around = readlists.around(user, rid, manga.name, chapter.id, lookup.current()) if rid else None
+    if around is None:
+        return None, {}
+    sides = {side: _neighbour(*around[side], in_list=rid, current=manga.name) if around[side] else None
+             for side in ("prev", "next")}
+    return {k: around[k] for k in ("id", "name", "position", "count")}, sides
 
 
 def _books(manga, done):
@@ -61,9 +76,10 @@ def _books(manga, done):
     } for book, chapters in manga.runs()]
 
 
-def chapter_payload(user, manga_name, cid, version_name=None):
+def chapter_payload(user, manga_name, cid, version_name=None, read_list=None):
     """The chapter payload for `user`; NotFound for an unknown manga, chapter or version.
-    Without a version name the top-ranked version is shown (docs/api.md, GET /api/manga)."""
+    Without a version name the top-ranked version is shown (docs/api.md, GET /api/manga). With
+    `read_list` (a read list's id that holds the chapter), prev and next are the list's."""
     manga = lookup.manga_or_404(manga_name, user=user)
     chapter = lookup.chapter_or_404(manga, cid)
     ranked = votes.ranked_versions(manga.name, chapter, user)
@@ -74,6 +90,7 @@ def chapter_payload(user, manga_name, cid, version_name=None):
     at = next(i for i, c in enumerate(order) if c.id == chapter.id)
     read = {cid for cid, e in progress.manga_progress(user, manga.name).items() if e.get("done")}
     settings = prefs.get_settings(user)
+    in_list, sides = _in_list(user, read_list, manga, chapter)
     return {
         "manga": {"name": manga.name, "title": overrides.title(manga)},
         "chapter": {"id": chapter.id, "book": chapter.book, "key": chapter.key, "title": chapter.title,
@@ -84,8 +101,9 @@ def chapter_payload(user, manga_name, cid, version_name=None):
         "pages": pages,
         "widths": files.widths(version),  # a PDF's pages are drawn at the width asked (?w=)
         "versions": ranked,
-        "prev": _neighbour(manga, order[at - 1] if at > 0 else None),
-        "next": _neighbour(manga, order[at + 1] if at + 1 < len(order) else None),
+        "prev": sides["prev"] if in_list else _neighbour(manga, order[at - 1] if at > 0 else None),
+        "next": sides["next"] if in_list else _neighbour(manga, order[at + 1] if at + 1 < len(order) else None),
+        "list": in_list,
         "progress": entry,
         "start": start_page(entry, version, len(pages)),
         "books": _books(manga, read),

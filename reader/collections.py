@@ -109,7 +109,7 @@ def containing(account: Account, name: str) -> list[dict[str, Any]]:
     return [i for i in visible(account) if name in i["members"]]
 
 
-def _text(value: Any, field: str, limit: int, *, empty: bool) -> str:
+def check_text(value: Any, field: str, limit: int, *, empty: bool) -> str:
     if not isinstance(value, str):
         raise Invalid(f"{field} must be a string")
     value = value.strip()
@@ -138,8 +138,8 @@ def create(account: Account, name: Any, *, summary: Any = "", ordered: Any = Tru
            members: Any = ()) -> dict[str, Any]:
     """A new collection owned by the account; `members` are names the caller checked exist and the
     account sees. `shared` None: shared for an admin, private for a user."""
-    name = _text(name, "name", MAX_NAME, empty=False)
-    summary = _text(summary, "summary", MAX_SUMMARY, empty=True)
+    name = check_text(name, "name", MAX_NAME, empty=False)
+    summary = check_text(summary, "summary", MAX_SUMMARY, empty=True)
     if not isinstance(ordered, bool):
         raise Invalid("ordered must be true or false")
     if shared is None:
@@ -209,10 +209,10 @@ def update(account: Account, cid: str, changes: dict[str, Any]) -> dict[str, Any
         item = _editable(account, cid)
         new = dict(item)
         if "name" in changes:
-            new["name"] = _text(changes["name"], "name", MAX_NAME, empty=False)
+            new["name"] = check_text(changes["name"], "name", MAX_NAME, empty=False)
             _check_name(account, new["name"], but=cid)
         if "summary" in changes:
-            new["summary"] = _text(changes["summary"], "summary", MAX_SUMMARY, empty=True)
+            new["summary"] = check_text(changes["summary"], "summary", MAX_SUMMARY, empty=True)
         if "ordered" in changes:
             if not isinstance(changes["ordered"], bool):
                 raise Invalid("ordered must be true or false")

@@ -17,7 +17,8 @@ from . import notes
 @page()
 def read(request, manga, book, chapter):
     user = request.account["name"]
-    payload = chapters.chapter_payload(user, manga, f"{book}/{chapter}", request.GET.get("v") or None)
+    payload = chapters.chapter_payload(user, manga, f"{book}/{chapter}", request.GET.get("v") or None,
+                                       request.GET.get("list") or None)
     links.sign_pages(request, payload["pages"])
     if not request.GET.get("peek"):  # a reader fetching the next chapter ahead has not opened it yet
         notes.mark_chapter_read(user, payload["manga"]["name"], payload["chapter"]["id"])
@@ -40,7 +41,7 @@ def chapter_api(request):
     if not cid:
         raise Invalid("c is required")
     user = request.account["name"]
-    payload = chapters.chapter_payload(user, manga, cid, request.GET.get("v") or None)
+    payload = chapters.chapter_payload(user, manga, cid, request.GET.get("v") or None, request.GET.get("list") or None)
     links.sign_pages(request, payload["pages"])
     if not request.GET.get("peek"):  # a reader fetching the next chapter ahead has not opened it yet
         notes.mark_chapter_read(user, payload["manga"]["name"], payload["chapter"]["id"])

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from library import meta as library_meta
 from mangacircus.pages import page
-from reader import lookup, notes, serverprefs
+from reader import lookup, notes, readlists, serverprefs
 
 from . import collections, discovery, discovery_views, filters, history, manga_detail, pagecache, story, tiles
 from . import library as shelf
@@ -55,6 +55,9 @@ def home(request):
     })
 
 
+PICK_CHAPTERS = 500  # the read-list picker lists each chapter up to this many, else books only
+
+
 @page()
 @pagecache.cached  # keyed like the library page: the user's progress, follows, votes, the catalog, the index
 def manga(request, name):
@@ -64,6 +67,9 @@ def manga(request, name):
     admin = bool(request.account.get("admin"))
     return render(request, "reader/manga.html", {
         "editable": [c for c in collections.listing(request.account) if c["editable"]],
+        "readlists": [{"id": r["id"], "name": r["name"]} for r in readlists.visible(request.account)
+                      if readlists.can_edit(request.account, r)],
+        "pick_chapters": sum(len(b["chapters"]) for b in detail["books"]) <= PICK_CHAPTERS,
         "unread": manga_detail.unread_files(found) if admin else None,
         "m": detail, "meta": meta, "downloads": serverprefs.downloads_allowed(), "filter_links": _filter_links(meta),
         "catalog_html": tiles.catalog_section(detail, admin, get_script_prefix()),

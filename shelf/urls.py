@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import access_views, admin_views, api_views, collection_views, discovery_views, library_views
+from . import access_views, admin_views, api_views, collection_views, discovery_views, library_views, readlist_views
 
 urlpatterns = [
     # Library & manga pages
@@ -11,6 +11,8 @@ urlpatterns = [
     path("discover/", discovery_views.discover, name="mc-discover"),
     path("collections/", collection_views.collections_page, name="mc-collections"),
     path("collections/<str:cid>/", collection_views.collection_page, name="mc-collection"),
+    path("readlists/", readlist_views.readlists_page, name="mc-readlists"),
+    path("readlists/<str:rid>/", readlist_views.readlist_page, name="mc-readlist"),
     path("settings/admin/library/", admin_views.library, name="mc-settings-library"),
     path("settings/admin/users/<str:name>/access/", access_views.user_access, name="mc-settings-user-access"),
     # /api/: library, manga, read state, votes, follows, notifications
@@ -31,6 +33,13 @@ urlpatterns = [
     path("api/collections/<str:cid>/remove", collection_views.collection_remove),
     path("api/collections/<str:cid>/delete", collection_views.collection_delete),
     path("api/want", collection_views.want),
+    # /api/readlists (shelf/readlist_views.py)
+    path("api/readlists", readlist_views.readlists_api),
+    path("api/readlists/import", readlist_views.readlist_import),
+    path("api/readlists/<str:rid>", readlist_views.readlist_api),
+    path("api/readlists/<str:rid>/add", readlist_views.readlist_add),
+    path("api/readlists/<str:rid>/remove", readlist_views.readlist_remove),
+    path("api/readlists/<str:rid>/delete", readlist_views.readlist_delete),
     path("api/rating", collection_views.rate),
     path("api/notifications/read", api_views.notifications_read),
     # /api/discovery: the opt-in discovery feed (shelf/discovery.py)

@@ -21,7 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from bench.server import free_port
 from clients.komga.ids import book_id, series_id
-from reader import collections
+from reader import collections, readlists
 from tests.conftest import PASSWORD
 from tests.reader.komga.apps import basic
 from tests.support.app import AppServer
@@ -39,6 +39,8 @@ RELATION = {"a": "Moon Garden", "type": "sequel", "b": "Long Scroll"}
 PULSE = {**CHAPTER, "v": "c0002 Roots [Official]", "session": "matrix-session", "seq": 1}
 
 CID = "c" + "m" * 20  # "user"'s private collection, holding Moon Garden (made in `personas`)
+RID = "r" + "m" * 20  # "user"'s private read list, holding Moon Garden 1/1 (made in `personas`)
+CBL = '<ReadingList><Name>R</Name><Books><Book Series="Long Scroll" Number="1"/></Books></ReadingList>'
 PEER = {"name": "matrixpeer", "url": "https://peer.example", "present": "matrix-present-secret-0123456789"}
 # The reading apps' routes (/komga/, /opds/): the personas carry the session cookie that Basic gave them.
 SID = series_id("Moon Garden")
@@ -112,6 +114,17 @@ MATRIX = [
     ("api/collections/<str:cid>/add",         "POST", f"/api/collections/{CID}/add",        {"members": ["Long Scroll"]}, 401, 200, 404, 404),
     ("api/collections/<str:cid>/remove",      "POST", f"/api/collections/{CID}/remove",     {"members": ["Long Scroll"]}, 401, 200, 404, 404),
     ("api/collections/<str:cid>/delete",      "POST", "/api/collections/cnothere/delete",   {},               401, 404, 404, 404),
+    # read lists: as collections, a private one is its owner's alone
+    ("readlists/",                            "GET",  "/readlists/",                        None,             302, 200, 200, 200),
+    ("readlists/<str:rid>/",                  "GET",  f"/readlists/{RID}/",                 None,             302, 200, 404, 404),
+    ("api/readlists",                         "GET",  "/api/readlists",                     None,             401, 200, 200, 200),
+    ("api/readlists",                         "POST", "/api/readlists",                     {"name": "Two", "items": [{"m": "Long Scroll"}]}, 401, 200, 200, 200),
+    ("api/readlists/import",                  "POST", "/api/readlists/import",              {"cbl": CBL},     401, 200, 200, 200),
+    ("api/readlists/<str:rid>",               "GET",  f"/api/readlists/{RID}",              None,             401, 200, 404, 404),
+    ("api/readlists/<str:rid>",               "POST", f"/api/readlists/{RID}",              {"summary": "s"}, 401, 200, 404, 404),
+    ("api/readlists/<str:rid>/add",           "POST", f"/api/readlists/{RID}/add",          {"items": [{"m": "Long Scroll"}]}, 401, 200, 404, 404),
+    ("api/readlists/<str:rid>/remove",        "POST", f"/api/readlists/{RID}/remove",       {"items": [{"m": "Long Scroll"}]}, 401, 200, 404, 404),
+    ("api/readlists/<str:rid>/delete",        "POST", "/api/readlists/rnothere/delete",     {},               401, 404, 404, 404),
     ("api/want",                              "GET",  "/api/want",                          None,             401, 200, 200, 200),
     ("api/want",                              "POST", "/api/want",                          {"m": "Moon Garden", "on": True}, 401, 200, 200, 200),
     ("api/want",                              "POST", "/api/want",                          {"m": "Invented", "on": True}, 401, 404, 404, 404),
@@ -396,6 +409,11 @@ def personas(server, admin, monkeypatch):
     monkeypatch.setattr(collections, "new_id", lambda: next(made, None) or new_id())
     status, _, data = server.client().login("user").post("/api/collections", {"name": "Mine", "members": ["Moon Garden"]})
     assert (status, data.get("id")) == (200, CID), data
+    made_list, new_list_id = iter([RID]), readlists.new_id
+    monkeypatch.setattr(readlists, "new_id", lambda: next(made_list, None) or new_list_id())
+    status, _, data = server.client().login("user").post("/api/readlists", {"name": "Mine",
+                                                                          "items": [{"m": "Moon Garden", "c": "1/1"}]})
+    assert (status, data.get("id")) == (200, RID), data
 
     def signed_in(name):
         """Signed in on the web, and in the apps' API (its session cookie, from Basic)."""

@@ -59,36 +59,7 @@
     }
   });
 
-  list.addEventListener("keydown", (e) => {
-    const handle = e.target.closest(".handle");
-    if (!handle || !["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"].includes(e.key)) return;
-    e.preventDefault();
-    const item = handle.closest("li");
-    const back = e.key === "ArrowUp" || e.key === "ArrowLeft";
-    const other = back ? item.previousElementSibling : item.nextElementSibling;
-    if (!other) return;
-    if (back) other.before(item); else other.after(item);
-    saveOrder(item);
-  });
-
-  let dragged = null;
-  list.addEventListener("dragstart", (e) => {
-    dragged = e.target.closest("li");
-    e.dataTransfer.effectAllowed = "move";
-    e.dataTransfer.setData("text/plain", dragged.dataset.m);
-  });
-  list.addEventListener("dragover", (e) => {
-    if (dragged) e.preventDefault();
-  });
-  list.addEventListener("drop", (e) => {
-    const target = e.target.closest("li");
-    if (!dragged || !target || target === dragged) return;
-    e.preventDefault();
-    const items = [...list.children];
-    if (items.indexOf(dragged) < items.indexOf(target)) target.after(dragged); else target.before(dragged);
-    dragged = null;
-    saveOrder(null);
-  });
+  reorderable(list, saveOrder);
 
   // Add a manga: the library's filter suggests titles as one types; the folder name is what is sent.
   const adder = document.getElementById("collection-add");

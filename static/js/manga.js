@@ -87,6 +87,30 @@
     }
   });
 
+  // Add to read list: every chapter, a book, or one chapter, into a list one may edit or a new one.
+  const list = document.getElementById("add-readlist");
+  const listName = document.getElementById("new-readlist-name");
+  list.addEventListener("change", () => { listName.hidden = Boolean(list.value); });
+  document.getElementById("add-to-readlist").addEventListener("click", async () => {
+    const what = document.getElementById("readlist-what").value;
+    const chosen = what.startsWith("c:") ? { m, c: what.slice(2) } : what.startsWith("book:") ? { m, book: what.slice(5) } : { m };
+    try {
+      let r;
+      if (list.value) {
+        r = await api("api/readlists/" + encodeURIComponent(list.value) + "/add", { items: [chosen] });
+      } else {
+        r = await api("api/readlists", { name: listName.value, items: [chosen] });
+        list.insertBefore(h("option", { value: r.id }, r.name), list.lastElementChild);
+        list.value = r.id;
+        listName.value = "";
+        listName.hidden = true;
+      }
+      toast("Added to " + r.name + " (" + r.count + " chapter" + (r.count === 1 ? "" : "s") + ").");
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  });
+
   function continueLink(target) {
     if (!target) return h("span", { className: "continue caught-up", id: "continue" }, "All caught up");
     const verb = { start: "Start reading", resume: "Resume", next: "Continue" }[target.action];

@@ -131,11 +131,14 @@
   function endCard() {
     const d = R.data;
     const here = chapterLabel(d.chapter);
+    const inList = d.list; // opened from a read list (?list=): next is the list's
     return h("section", { className: "rd-end" },
       h("p", { className: "rd-end-done" }, "End of " + here),
+      inList ? h("p", { className: "rd-end-list" }, h("a", { href: ROOT + "readlists/" + encodeURIComponent(inList.id) + "/" },
+        inList.name), " · " + inList.position + " of " + inList.count) : null,
       d.next ? h("a", { className: "button primary rd-end-next", href: ROOT + d.next.url },
-        "Next: " + chapterLabel(d.next))
-        : h("p", { className: "muted" }, "This is the last chapter for now."),
+        (inList ? "Next in list: " : "Next: ") + chapterLabel(d.next))
+        : h("p", { className: "muted" }, inList ? "This is the end of the read list." : "This is the last chapter for now."),
       h("a", { className: "rd-end-back", href: ROOT + d.manga_url }, "Back to " + d.manga.title));
   }
 

@@ -33,7 +33,9 @@
     asked = true;
     const d = R.data;
     try {
-      const data = await api("api/chapter?peek=1&m=" + encodeURIComponent(d.manga.name) + "&c=" + encodeURIComponent(d.next.id));
+      const m = d.next.m || d.manga.name; // a read list's next chapter may be of another manga
+      const data = await api("api/chapter?peek=1&m=" + encodeURIComponent(m) + "&c=" + encodeURIComponent(d.next.id)
+        + (d.list ? "&list=" + encodeURIComponent(d.list.id) : ""));
       // A chapter of another shape (a webtoon after pages, a PDF drawn at widths) opens as before.
       if ((data.direction === "ttb") !== (R.dir === "ttb") || data.widths) return;
       next = { data, list: pagesOf(data) };

@@ -34,7 +34,8 @@ def test_it_builds_the_payload_of_a_chapter(srv):
                                 "w": 900, "h": 1350, "t": ["cover"], "r": 0}
     assert data["pages"][5]["w"] == 1800  # the spread 006-007
     assert data["prev"] is None
-    assert data["next"] == {"id": "1/2", "title": "Roots", "label": "Ch. 2", "url": "read/Moon%20Garden/1/2/"}
+    assert data["next"] == {"id": "1/2", "m": "Moon Garden", "title": "Roots", "label": "Ch. 2",
+                            "url": "read/Moon%20Garden/1/2/"}
     assert data["progress"] is None and data["start"] == 0
     assert data["manga_url"] == "manga/Moon%20Garden/"
     assert data["settings"]["zoom"] == {"flow": 1, "page": 1, "book": 1, "strip": 1}

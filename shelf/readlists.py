@@ -1,0 +1,91 @@
+"""Read lists as one user sees them (data of /api/readlists and of the read list pages): only
+chapters the user may see and that are in the library, counts included, each with its read state."""
+from mangacircus.errors import Invalid, NotFound
+from reader import lookup, progress, readlists
+
+from . import summaries
+
+
+def _exists(index):
+    def found(manga, cid):
+        m = index.get(manga)
+        return m is not None and m.chapter(cid) is not None
+    return found
+
+
+def rows(account, item, index=None):
+    """Each chapter the account sees, in the list's order: {m, c, manga, title, label, url, cover, read}."""
+    index = index if index is not None else lookup.current()
+    by_name = summaries.by_name(index)
+    shown = readlists.items(account, item, _exists(index))
+    read = {}
+    for manga in {m for m, _ in shown}:
+        read[manga] = progress.manga_progress(account["name"], manga)
+    out = []
+    for m, c in shown:
+        manga, chapter = index.get(m), index.get(m).chapter(c)
+        entry = read[m].get(c)
+        out.append({"m": m, "c": c, "manga": manga.title, "title": chapter.title,
+                    "label": lookup.chapter_label(chapter), "url": lookup.read_url(m, chapter) + f"?list={item['id']}",
+                    "cover": by_name[m].cover if m in by_name else None, "read": bool(entry and entry.get("done"))})
+    return out
+
+
+def summary(account, item, shown=None):
+    """{id, name, summary, shared, owner, editable, count, read, cover, url, modified}."""
+    shown = shown if shown is not None else rows(account, item)
+    return {"id": item["id"], "name": item["name"], "summary": item["summary"], "shared": item["shared"],
+            "owner": item["owner"], "editable": readlists.can_edit(account, item), "count": len(shown),
+            "read": sum(1 for r in shown if r["read"]), "cover": shown[0]["cover"] if shown else None,
+            "url": f"readlists/{item['id']}/", "modified": item["modified"]}
+
+
+def listing(account):
+    index = lookup.current()
+    return [summary(account, item, rows(account, item, index)) for item in readlists.visible(account)]
+
+
+def detail(account, rid):
+    item = readlists.get(account, rid)
+    shown = rows(account, item)
+    unread = next((r for r in shown if not r["read"]), None)
+    return {**summary(account, item, shown), "items": shown,
+            "next": {k: unread[k] for k in ("url", "manga", "label")} if unread else None}
+
+
+def chapter_items(account, value):
+    """The chapters a body's `items` names ([{m, c}] or [{m, book}] for a whole book, or [{m}] for
+    every chapter), each checked (404 for one missing or hidden) -> [(manga, chapter id)]."""
+    if not isinstance(value, list) or not value or not all(isinstance(i, dict) for i in value):
+        raise Invalid("items must be a list of {m, c}, {m, book} or {m}")
+    index = lookup.current()
+    out = []
+    for entry in value:
+        manga = lookup.manga_or_404(entry.get("m"), index, user=account["name"])
+        if entry.get("c") is not None:
+            out.append((manga.name, lookup.chapter_or_404(manga, entry["c"]).id))
+        elif entry.get("book") is not None:
+            chosen = [c for c in manga.chapters() if c.book == entry["book"]]
+            if not chosen:
+                raise Invalid(f"{manga.title} has no book {entry['book']}")
+            out += [(manga.name, c.id) for c in chosen]
+        else:
+            out += [(manga.name, c.id) for c in manga.chapters()]
+    return out
+
+
+def next_in_list(account, rid, manga, cid):
+    """Where the reader's end card goes on in the list `rid` after (manga, cid): {list, name, url,
+    label, manga} or None (the last one, a list it may not see, or a chapter not in it)."""
+    try:
+        item = readlists.get(account, rid)
+    except NotFound:  # the end card goes on in the manga, as without a list
+        return None
+    shown = rows(account, item)
+    at = next((k for k, r in enumerate(shown) if (r["m"], r["c"]) == (manga, cid)), None)
+    if at is None:
+        return {"list": rid, "name": item["name"], "position": None, "count": len(shown), "url": None}
+    after = shown[at + 1] if at + 1 < len(shown) else None
+    return {"list": rid, "name": item["name"], "position": at + 1, "count": len(shown),
+            "url": after["url"] if after else None, "label": after["label"] if after else None,
+            "manga": after["manga"] if after else None}
