@@ -10,9 +10,10 @@ from mangacircus import db, localadmin
 from mangacircus.errors import Invalid
 from ops.backups import state as backup_state
 
-from . import apply, komga, mihon, plan
+from . import apply, kavita, komga, mihon, plan
 
-READERS = {"komga": lambda path, payload: komga.read(path),
+READERS = {"kavita": lambda path, payload: kavita.read(path),
+           "komga": lambda path, payload: komga.read(path),
            "mihon": lambda path, payload: mihon.read(path, payload.get("into"))}
 
 

@@ -9,7 +9,7 @@ from . import actions
 @page(auth="admin")
 def import_page(request):
     return render_section(request, "settings/import.html", "admin", "import",
-                          payload={"sources": sorted(actions.READERS)})
+                          payload={"sources": sorted(actions.READERS), "default": "komga"})
 
 
 @api(auth="admin", methods=("POST",))

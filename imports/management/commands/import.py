@@ -1,5 +1,5 @@
-"""`manage.py import komga --db PATH [--user THERE=HERE …] [--apply]` and `manage.py import mihon
---backup PATH --into NAME [--apply]` (docs/import.md): the dry run,
+"""`manage.py import komga --db PATH [--user THERE=HERE …] [--apply]`, the same with `kavita`, and
+`manage.py import mihon --backup PATH --into NAME [--apply]` (docs/import.md): the dry run,
 or with --apply the import, through the running reader when there is one (data/ has one writer)."""
 from django.core.management.base import BaseCommand, CommandError
 
@@ -15,13 +15,15 @@ class Command(BaseCommand):
         sub = parser.add_subparsers(dest="source", required=True)
         komga = sub.add_parser("komga", help="a Komga server's database.sqlite (read, never written)")
         komga.add_argument("--db", required=True, metavar="PATH", help="Komga's database.sqlite")
+        kavita = sub.add_parser("kavita", help="a Kavita server's kavita.db (read, never written)")
+        kavita.add_argument("--db", required=True, metavar="PATH", help="Kavita's kavita.db")
         tachi = sub.add_parser("mihon", help="a Mihon or Tachiyomi backup (.tachibk, .proto.gz)")
         tachi.add_argument("--backup", required=True, metavar="PATH", help="the backup file")
         tachi.add_argument("--into", required=True, metavar="NAME",
                            help="the account it goes into (made when there is none)")
-        for p in (komga, tachi):
+        for p, there in ((komga, "e-mail"), (kavita, "user name"), (tachi, "e-mail")):
             p.add_argument("--user", action="append", default=[], metavar="THERE=HERE",
-                           help="import the user THERE (e-mail) into the account HERE (repeat for more)")
+                           help=f"import the user THERE ({there}) into the account HERE (repeat for more)")
             p.add_argument("--apply", action="store_true", help="import (after a backup); without it: a dry run")
 
     def handle(self, *args, source, **options):
