@@ -100,8 +100,11 @@ class Komga:
         for number, name in enumerate(series):
             self.insert("COLLECTION_SERIES", COLLECTION_ID=cid, SERIES_ID=self.series[name], NUMBER=number)
 
-    def readlist(self, rid, name):
-        self.insert("READLIST", ID=rid, NAME=name, BOOK_COUNT=0, CREATED_DATE=STAMP, LAST_MODIFIED_DATE=STAMP)
+    def readlist(self, rid, name, books=()):
+        """A read list of the books with these ids (made by book()), in that order."""
+        self.insert("READLIST", ID=rid, NAME=name, BOOK_COUNT=len(books), CREATED_DATE=STAMP, LAST_MODIFIED_DATE=STAMP)
+        for number, bid in enumerate(books):
+            self.insert("READLIST_BOOK", READLIST_ID=rid, BOOK_ID=bid, NUMBER=number)
 
     def close(self):
         self.conn.commit()

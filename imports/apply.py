@@ -13,7 +13,7 @@ from catalog import store as catalog_store
 from mangacircus import db, jsonfile
 from mangacircus.errors import Unavailable
 from ops.backups import run as backups
-from reader import collections, progress, ratings, wanttoread
+from reader import collections, progress, ratings, readlists, wanttoread
 
 
 def backup():
@@ -47,12 +47,13 @@ def apply(plan):
     with catalog_store.edit("import"):
         for manga, fields in plan.overrides:
             catalog_overrides.set_override("import", manga.name, fields, manga)
-        with db.security_change("users", "progress", "collections", "ratings", "wanttoread"):
+        with db.security_change("users", "progress", "collections", "readlists", "ratings", "wanttoread"):
             for account in made:
                 if not users.exists(account["name"]):
                     users.create_user(account["name"], hashes[account["name"]])
             written = progress.import_many(plan.writes)
             lists = {"collections": collections.import_many(plan.collections),
-                     "ratings": ratings.import_many(plan.ratings), "wants": wanttoread.import_many(plan.wants)}
+                     "ratings": ratings.import_many(plan.ratings), "wants": wanttoread.import_many(plan.wants),
+                     "readlists": readlists.import_many(plan.readlists)}
     return {"backup": saved, "accounts": made, "written": written, "overrides": len(plan.overrides), **lists,
             "plan": plan.as_dict()}

@@ -1,6 +1,6 @@
 """Reading a Kavita server's `kavita.db` (docs/import.md, "Kavita"): its users, each chapter's read
 progress with its file's path below the library folder that holds it, ratings, want-to-read,
-collections, and what is not imported.
+collections and reading lists.
 
 Kavita (EF Core on SQLite) stores a file's absolute path with forward slashes, counts the pages
 read (PagesRead; progress here is the page from 0), writes dates as text with the …Utc columns in
@@ -23,7 +23,6 @@ NEEDED = {
     "MANGAFILE": {"CHAPTERID", "FILEPATH"},
     "APPUSERPROGRESSES": {"APPUSERID", "CHAPTERID", "PAGESREAD"},
 }
-READING_LISTS = "reading lists are not imported yet"
 
 PROGRESS = """
 SELECT p.AppUserId, p.ChapterId, p.PagesRead, {modified}, c.Pages, c.IsSpecial, {number}, {range}, s.LibraryId,
@@ -49,7 +48,7 @@ def read(path, max_bytes=None):
         _ratings(conn, found, source)
         _wants(conn, found, source)
         _collections(conn, found, source)
-        _not_imported(conn, found, source)
+        _readlists(conn, found, source)
         return source
     finally:
         conn.close()
@@ -222,8 +221,40 @@ def _collections(conn, found, source):
                               shared=bool(promoted), summary=str(text or ""))
 
 
-def _not_imported(conn, found, source):
-    """Reading lists: named in the plan, never dropped silently."""
-    if "TITLE" in found.get("READINGLIST", set()):
-        for (title,) in sqlite.rows(conn, "SELECT Title FROM ReadingList ORDER BY Title"):
-            source.not_imported("reading list", str(title), READING_LISTS)
+READING_LIST = """
+SELECT i.ReadingListId, c.Id, c.IsSpecial, {number}, s.LibraryId, s.Name, {titles}
+FROM ReadingListItem i JOIN Chapter c ON c.Id = i.ChapterId JOIN Volume v ON v.Id = c.VolumeId
+JOIN Series s ON s.Id = v.SeriesId ORDER BY i.ReadingListId, i."Order", i.Id
+"""
+
+
+def _readlists(conn, found, source):
+    """Each user's reading lists: a promoted one is shared here, the others private to its owner;
+    each chapter found as its progress would be (its file's path, then series and number)."""
+    lists, items = found.get("READINGLIST", set()), found.get("READINGLISTITEM", set())
+    if not ({"ID", "TITLE", "APPUSERID"} <= lists and {"READINGLISTID", "CHAPTERID", "ORDER", "ID"} <= items):
+        return
+    folders = {}
+    for library, folder in sqlite.rows(conn, "SELECT LibraryId, Path FROM FolderPath"):
+        folders.setdefault(library, []).append(folder)
+    files = {}
+    query = ("SELECT ChapterId, FilePath FROM MangaFile WHERE ChapterId IN (SELECT ChapterId FROM ReadingListItem)"
+             " ORDER BY ChapterId, FilePath")
+    for cid, file_path in sqlite.rows(conn, query):
+        files.setdefault(cid, []).append(file_path)
+    number = next((f"c.{c}" for c in ("MinNumber", "Number") if c.upper() in found["CHAPTER"]), "NULL")
+    books = {}
+    for rid, cid, special, value, library, name, original, localized in sqlite.rows(
+            conn, READING_LIST.format(number=number, titles=_series_titles(found))):
+        rel = next((r for r, _ in (relative_path(f, folders.get(library, [])) for f in files.get(cid, [])) if r), None)
+        series = _series(name, original, localized)
+        books.setdefault(rid, []).append({
+            "path": rel, "series": series["name"], "title": series["title"],
+            "number": "" if special else chapter_number(value),
+            "what": f"{series['name']} / {_file_name(files[cid][0]) if files.get(cid) else cid}"})
+    promoted = "Promoted" if "PROMOTED" in lists else "0"
+    summary = "Summary" if "SUMMARY" in lists else "NULL"
+    query = f"SELECT Id, AppUserId, Title, {promoted}, {summary} FROM ReadingList ORDER BY AppUserId, Title"
+    for rid, uid, title, shared, text in sqlite.rows(conn, query):
+        source.add_readlist(str(uid), str(title or ""), books.get(rid, []), shared=bool(shared),
+                            summary=str(text or ""))

@@ -20,7 +20,6 @@ NEEDED = {
     "READ_PROGRESS": {"BOOK_ID", "USER_ID", "PAGE", "COMPLETED", "LAST_MODIFIED_DATE"},
 }
 
-NOT_IMPORTED = "the import does not bring read lists over"
 PROGRESS = """
 SELECT r.USER_ID, b.URL, l.ROOT, s.NAME, {title}, {number}, b.NUMBER, r.PAGE, r.COMPLETED,
        r.LAST_MODIFIED_DATE, {pages}
@@ -43,7 +42,7 @@ def read(path, max_bytes=None):
             _add_progress(source, row)
         _overrides(conn, found, source)
         _collections(conn, found, source)
-        _not_imported(conn, found, source)
+        _readlists(conn, found, source)
         return source
     finally:
         conn.close()
@@ -185,11 +184,27 @@ def _collections(conn, found, source):
         source.add_collection(None, str(name), members.get(cid, []), ordered=bool(ordered), shared=True)
 
 
-def _not_imported(conn, found, source):
-    """Read lists: named in the plan, never dropped silently."""
-    if "NAME" in found.get("READLIST", set()):
-        for (name,) in sqlite.rows(conn, "SELECT NAME FROM READLIST ORDER BY NAME"):
-            source.not_imported("read list", str(name), NOT_IMPORTED)
+def _readlists(conn, found, source):
+    """Komga's read lists belong to the whole server, as its collections do: shared ones here, each
+    book found as its read progress is (its file path, then series and number)."""
+    if not ({"ID", "NAME"} <= found.get("READLIST", set())
+            and {"READLIST_ID", "BOOK_ID", "NUMBER"} <= found.get("READLIST_BOOK", set())):
+        return
+    summary = "r.SUMMARY" if "SUMMARY" in found["READLIST"] else "NULL"
+    number = "bm.NUMBER" if {"BOOK_ID", "NUMBER"} <= found.get("BOOK_METADATA", set()) else "NULL"
+    join = "LEFT JOIN BOOK_METADATA bm ON bm.BOOK_ID = b.ID" if number != "NULL" else ""
+    books = {}
+    query = (f"SELECT rb.READLIST_ID, b.URL, l.ROOT, s.NAME, {number}, b.NUMBER FROM READLIST_BOOK rb"
+             f" JOIN BOOK b ON b.ID = rb.BOOK_ID JOIN SERIES s ON s.ID = b.SERIES_ID"
+             f" JOIN LIBRARY l ON l.ID = b.LIBRARY_ID"
+             f" {join} ORDER BY rb.READLIST_ID, rb.NUMBER")
+    for rid, url, root, series, meta_number, book_number in sqlite.rows(conn, query):
+        rel, _ = relative_path(url, root)
+        books.setdefault(rid, []).append({
+            "path": rel, "series": str(series), "title": None, "what": f"{series} / {_file_name(url)}",
+            "number": str(meta_number if meta_number not in (None, "") else book_number or "")})
+    for rid, name, text in sqlite.rows(conn, f"SELECT r.ID, r.NAME, {summary} FROM READLIST r ORDER BY r.NAME"):
+        source.add_readlist(None, str(name), books.get(rid, []), shared=True, summary=str(text or ""))
 
 
 def suggest_name(email):

@@ -38,6 +38,7 @@ class Plan:
     collections: list[dict[str, Any]] = field(default_factory=list)  # new ones, or {id, members} to add
     ratings: list[tuple[str, str, int]] = field(default_factory=list)  # (user, manga, stars)
     wants: list[tuple[str, str]] = field(default_factory=list)         # (user, manga)
+    readlists: list[dict[str, Any]] = field(default_factory=list)  # as collections, items [(manga, chapter id)]
 
     def line(self, kind, what, target, reason):
         self.counts[kind] += 1
@@ -47,7 +48,7 @@ class Plan:
     @property
     def changes(self):
         return (len(self.accounts) + len(self.writes) + len(self.overrides) + len(self.collections)
-                + len(self.ratings) + len(self.wants))
+                + len(self.ratings) + len(self.wants) + len(self.readlists))
 
     def as_dict(self):
         return {"source": self.source, "file": self.file, "counts": dict(self.counts), "changes": self.changes,
@@ -160,6 +161,7 @@ def build(source, names=None, index=None):
     plan_lists.plan_collections(plan, library, source, account_of)
     plan_lists.plan_ratings(plan, library, source, account_of)
     plan_lists.plan_wants(plan, library, source, account_of)
+    plan_lists.plan_readlists(plan, library, source, account_of)
     for item in source.skipped:
         plan.line("not_found", f"{item['kind']}: {item['what']}", "", item["reason"])
     for item in source.ignored:

@@ -2,7 +2,7 @@
 series, each with its line in the plan, and what reader.collections, reader.ratings and
 reader.wanttoread will be handed (apply.py)."""
 from accounts import users
-from reader import access, collections, ratings, wanttoread
+from reader import access, collections, ratings, readlists, wanttoread
 
 
 def _fold(text):
@@ -118,3 +118,46 @@ def plan_wants(plan, library, source, account_of):
         else:
             plan.wants.append((user, manga.name))
             plan.line("created", f"{what} by {user}", f"{user}'s want to read: {manga.name}", "on the list there")
+
+
+def plan_readlists(plan, library, source, account_of):
+    """Read lists: each book found as a position's chapter is (library.find); one of that name that
+    the same owner has here (any shared one, for a shared list) is filled instead of made twice."""
+    stored = readlists.all_items()
+    taken = {(None if i["shared"] else i["owner"], _fold(i["name"])): i for i in stored}
+    for wanted in source.readlists:
+        owner = account_of.get(wanted["owner"]) if wanted["owner"] is not None else None
+        what = f"read list {wanted['name']}"
+        if wanted["owner"] is not None and owner is None:
+            plan.line("not_found", what, "", "its user is not in the database")
+            continue
+        sees = _seen_by(owner) if owner else (lambda name: True)
+        items = []
+        for book in wanted["books"]:
+            hit, how = library.find({"mangadex": None, "chapter": None, **book})
+            label = book.get("what") or book.get("path") or f"{book['series']} #{book['number']}"
+            if hit is None or not sees(hit[0].name):
+                why = how if hit is None else f"{hit[0].name} is hidden from {owner}"
+                plan.line("not_found", f"{what}: {label}", "", why)
+            elif (hit[0].name, hit[1].id) not in items:
+                items.append((hit[0].name, hit[1].id))
+        key = (None if wanted["shared"] or owner is None else owner, _fold(wanted["name"]))
+        existing = taken.get(key)
+        whose = f"{owner}'s" if key[0] else "shared"
+        if existing is not None:
+            there = {tuple(i) for i in existing["items"]}
+            new = [i for i in items if i not in there]
+            if not new:
+                plan.counts["unchanged"] += 1
+                continue
+            existing["items"] = existing["items"] + [list(i) for i in new]
+            plan.readlists.append({"id": existing["id"], "items": new})
+            plan.line("matched", what, f"{whose} read list {existing['name']}",
+                      f"a read list of that name exists; {len(new)} chapter(s) added")
+            continue
+        item = {"id": None, "name": wanted["name"], "summary": wanted["summary"], "owner": owner,
+                "shared": wanted["shared"] or owner is None, "items": items}
+        taken[key] = {**item, "items": [list(i) for i in items]}
+        plan.readlists.append(item)
+        plan.line("created", what, f"{whose} read list {wanted['name']}", f"{len(items)} chapter(s)"
+                  + ("" if owner else "; the admins edit it here, as a list of the whole server"))

@@ -33,6 +33,7 @@ def applied(result):
     lines.append(f"Backed up first to {result['backup']}.")
     lines.append(f"Imported: {len(result['accounts'])} new account(s), {result['written']} position(s), "
                  f"{result['overrides']} metadata override(s), {result['collections']} collection(s), "
+                 f"{result['readlists']} read list(s), "
                  f"{result['ratings']} rating(s), {result['wants']} want-to-read.")
     for account in result["accounts"]:
         lines.append(f"  account {account['name']} (from {account['label']}): one-time password "

@@ -17,6 +17,7 @@ class Source:
     collections: list[dict[str, Any]] = field(default_factory=list)
     ratings: list[dict[str, Any]] = field(default_factory=list)
     wants: list[dict[str, Any]] = field(default_factory=list)
+    readlists: list[dict[str, Any]] = field(default_factory=list)
 
     def add_user(self, key, label, name, admin=False):
         self.users[key] = {"key": key, "label": label, "name": name, "admin": bool(admin)}
@@ -39,6 +40,12 @@ class Source:
         admins edit here); `series` in its order, each a series name or title."""
         self.collections.append({"owner": owner, "name": name, "series": list(series), "ordered": bool(ordered),
                                  "shared": bool(shared), "summary": summary or ""})
+
+    def add_readlist(self, owner, name, books, *, shared, summary=""):
+        """A read list: `owner` a user key or None (the whole server's); `books` in its order, each
+        {path, series, title, number} as add_progress names a chapter, and `what` for the plan."""
+        self.readlists.append({"owner": owner, "name": name, "books": list(books), "shared": bool(shared),
+                               "summary": summary or ""})
 
     def add_rating(self, user, series, stars):
         """`stars` 1 to 5 (a source's own scale converted by its reader, rounded)."""

@@ -41,7 +41,7 @@
     box.replaceChildren(h("div", { className: "card" }, h("h2", null, result.backup ? "Imported" : "Nothing was changed"),
       result.backup ? h("p", null, "Backed up first to " + result.backup + ". " + result.accounts.length +
         " new account(s), " + result.written + " position(s), " + result.overrides + " metadata override(s), " +
-        result.collections + " collection(s), " + result.ratings + " rating(s), " + result.wants + " want-to-read.") : null,
+        result.collections + " collection(s), " + result.readlists + " read list(s), " + result.ratings + " rating(s), " + result.wants + " want-to-read.") : null,
       accounts.length ? h("p", null, "One-time passwords, shown only now: give each to its user.") : null,
       accounts.length ? h("ul", { className: "import-accounts" }, accounts) : null, ...lists(result.plan)));
   }

@@ -36,7 +36,7 @@ def standard_komga(path):
     Long Scroll's book, which Komga knows under another file name (found by number); a book of a
     series that is not here; a book whose address climbs out of the library with '..'; Moon Garden's
     metadata edited by hand (and Star Sea's); an ordered collection of three series, one of them not
-    here; a read list."""
+    here; a read list of three books, one of them not here."""
     k = Komga(path)
     k.user("U1", "alice@example.org", admin=True)
     k.user("U2", "bob@example.org")
@@ -54,7 +54,7 @@ def standard_komga(path):
                   direction="LEFT_TO_RIGHT", tags=["seasons", "quiet"])
     k.edit_series("Star Sea", summary="Not in that library.")
     k.collection("C1", "Favourites", ["Long Scroll", "Star Sea", "Moon Garden"], ordered=True)
-    k.readlist("R1", "Summer reading")
+    k.readlist("R1", "Summer reading", ["B3", "B4", "B1"])
     k.close()
     return path
 

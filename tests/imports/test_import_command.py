@@ -25,18 +25,18 @@ def test_dry_run_then_import_then_again_without_a_reader(data_dir, library_dir, 
     dry = manage(data_dir, library_dir, "komga", "--db", str(komga_db))
     assert dry.returncode == 0, dry.stderr
     assert "dry run, nothing was changed" in dry.stdout
-    assert "  0 matched, 7 created, 0 already so here, 4 not found, 1 not imported." in dry.stdout
+    assert "  0 matched, 8 created, 0 already so here, 5 not found, 0 not imported." in dry.stdout
     assert ("  bob@example.org: Star Sea/Star Sea 01.cbz: no file Star Sea/Star Sea 01.cbz here, and no manga "
             "named Star Sea") in dry.stdout
     assert "  collection Favourites → shared collection Favourites: 2 manga; the admins edit it here" in dry.stdout
-    assert "  read list: Summer reading: the import does not bring read lists over" in dry.stdout
-    assert "Run again with --apply to make these 7 change(s), after a backup." in dry.stdout
+    assert "  read list Summer reading → shared read list Summer reading: 2 chapter(s)" in dry.stdout
+    assert "Run again with --apply to make these 8 change(s), after a backup." in dry.stdout
     assert not (data_dir / "db.json").exists() or "alice" not in (data_dir / "db.json").read_text()
 
     done = manage(data_dir, library_dir, "komga", "--db", str(komga_db), "--apply")
     assert done.returncode == 0, done.stderr
-    assert ("Imported: 2 new account(s), 3 position(s), 1 metadata override(s), 1 collection(s), 0 rating(s), "
-            "0 want-to-read.") in done.stdout
+    assert ("Imported: 2 new account(s), 3 position(s), 1 metadata override(s), 1 collection(s), 1 read list(s), "
+            "0 rating(s), 0 want-to-read.") in done.stdout
     backup = re.search(r"Backed up first to (\S+)\.\n", done.stdout).group(1)
     assert backup.startswith(str(data_dir / "imports" / "db-before-import-"))
     assert re.search(r"account alice \(from alice@example.org\): one-time password \S{16} ", done.stdout)
@@ -49,7 +49,7 @@ def test_dry_run_then_import_then_again_without_a_reader(data_dir, library_dir, 
 
     again = manage(data_dir, library_dir, "komga", "--db", str(komga_db), "--apply")
     assert again.returncode == 0, again.stderr
-    assert "  2 matched, 0 created, 5 already so here, 4 not found, 1 not imported." in again.stdout
+    assert "  2 matched, 0 created, 6 already so here, 5 not found, 0 not imported." in again.stdout
     assert "Nothing was changed: everything is already here." in again.stdout
     assert json.loads((data_dir / "db.json").read_text()) == data
 

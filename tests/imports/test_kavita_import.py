@@ -65,8 +65,11 @@ def test_the_source_holds_users_progress_ratings_wants_and_collections_as_kavita
             for c in source.collections] == [
         ("1", "Favourites", ["Long Scroll", "Moon Garden", "Star Sea"], False, True, "The best ones."),
         ("2", "Later", ["Moon Garden"], False, False, "")]
-    assert source.ignored == [{"kind": "reading list", "what": "Summer reading",
-                               "reason": "reading lists are not imported yet"}]
+    assert source.ignored == []
+    [summer] = source.readlists
+    assert (summer["owner"], summer["name"], summer["shared"]) == ("1", "Summer reading", False)
+    assert [(b["path"], b["series"]) for b in summer["books"]] == [
+        ("Moon Garden/Moon Garden v01 c001.cbz", "Moon Garden"), ("Long Scroll/Long Scroll 003.cbz", "Long Scroll")]
 
 
 @pytest.mark.parametrize("value, number", [(1.0, "1"), (2.5, "2.5"), (10.100000381469727, "10.1"),
@@ -84,8 +87,8 @@ def test_the_dry_run_lists_what_is_matched_created_and_not_found_and_changes_not
     wait_for_library(admin, 2)
     before = db_json(server)
     plan = plan_of(admin, kavita_db)
-    assert plan["counts"] == {"matched": 0, "created": 10, "unchanged": 0, "not_found": 10, "not_imported": 1}
-    assert plan["changes"] == 10
+    assert plan["counts"] == {"matched": 0, "created": 11, "unchanged": 0, "not_found": 10, "not_imported": 0}
+    assert plan["changes"] == 11
     created = lines(plan, "created")
     assert ("user alice", "account alice", "a new account; its one-time password is shown once, after the import "
             "(an admin there: not made an admin here)") in created
@@ -111,8 +114,8 @@ def test_the_dry_run_lists_what_is_matched_created_and_not_found_and_changes_not
             ("rating: Star Sea", "", "no manga named Star Sea"),
             ("want to read: Star Sea", "", "no manga named Star Sea"),
             ("collection Favourites: Star Sea", "", "no manga named Star Sea that alice may see")} <= not_found
-    assert lines(plan, "not_imported") == {
-        ("reading list: Summer reading", "", "reading lists are not imported yet")}
+    assert ("read list Summer reading", "alice's read list Summer reading", "2 chapter(s)") in lines(plan, "created")
+    assert plan["not_imported"] == []
     after = db_json(server)
     assert after["users"] == before["users"] and after.get("progress", {}) == before.get("progress", {})
     assert not (server.data.parent / "backups").exists()
@@ -141,7 +144,7 @@ def test_the_import_writes_everything_and_a_second_import_changes_nothing(server
                                                                                              ["Moon Garden"])
 
     again = plan_of(admin, kavita_db)
-    assert again["changes"] == 0 and again["counts"]["unchanged"] == 8 and again["counts"]["matched"] == 2
+    assert again["changes"] == 0 and again["counts"]["unchanged"] == 9 and again["counts"]["matched"] == 2
     second = plan_of(admin, kavita_db, apply=True)
     assert second["backup"] is None and second["written"] == 0 and second["accounts"] == []
     now = db_json(server)
@@ -161,16 +164,16 @@ def test_the_command_line_dry_run_then_import_then_again(data_dir, library_dir, 
     dry = manage(data_dir, library_dir, "kavita", "--db", str(kavita_db))
     assert dry.returncode == 0, dry.stderr
     assert f"Import from kavita ({kavita_db}): dry run, nothing was changed." in dry.stdout
-    assert "  0 matched, 10 created, 0 already so here, 10 not found, 1 not imported." in dry.stdout
+    assert "  0 matched, 11 created, 0 already so here, 10 not found, 0 not imported." in dry.stdout
     assert "  progress: Moon Garden / passwd.cbz: its path has a '..' in it" in dry.stdout
-    assert "  reading list: Summer reading: reading lists are not imported yet" in dry.stdout
-    assert "Run again with --apply to make these 10 change(s), after a backup." in dry.stdout
+    assert "  read list Summer reading → alice's read list Summer reading: 2 chapter(s)" in dry.stdout
+    assert "Run again with --apply to make these 11 change(s), after a backup." in dry.stdout
     assert not (data_dir / "db.json").exists() or "alice" not in (data_dir / "db.json").read_text()
 
     done = manage(data_dir, library_dir, "kavita", "--db", str(kavita_db), "--apply", "--user", "dan@home=dan")
     assert done.returncode == 0, done.stderr
-    assert ("Imported: 3 new account(s), 4 position(s), 0 metadata override(s), 2 collection(s), 2 rating(s), "
-            "1 want-to-read.") in done.stdout
+    assert ("Imported: 3 new account(s), 4 position(s), 0 metadata override(s), 2 collection(s), 1 read list(s), "
+            "2 rating(s), 1 want-to-read.") in done.stdout
     data = json.loads((data_dir / "db.json").read_text())
     assert sorted(data["users"]) == ["alice", "bob", "dan"] and data["progress"]["dan"]["Moon Garden"]["1/1"]["p"] == 0
 

@@ -28,8 +28,8 @@ def test_the_dry_run_lists_what_is_matched_created_and_not_found_and_changes_not
     wait_for_library(admin, 2)
     before = db_json(server)
     plan = plan_of(admin, komga_db)
-    assert plan["counts"] == {"matched": 0, "created": 7, "unchanged": 0, "not_found": 4, "not_imported": 1}
-    assert plan["changes"] == 7
+    assert plan["counts"] == {"matched": 0, "created": 8, "unchanged": 0, "not_found": 5, "not_imported": 0}
+    assert plan["changes"] == 8
     created = lines(plan, "created")
     assert ("user alice@example.org", "account alice", "a new account; its one-time password is shown once, after "
             "the import (an admin there: not made an admin here)") in created
@@ -44,13 +44,16 @@ def test_the_dry_run_lists_what_is_matched_created_and_not_found_and_changes_not
          "no file Star Sea/Star Sea 01.cbz here, and no manga named Star Sea"),
         ("progress: Moon Garden / passwd.cbz", "", "its path has a '..' in it"),
         ("metadata: Star Sea", "", "no manga named Star Sea"),
-        ("collection Favourites: Star Sea", "", "no manga named Star Sea")}
+        ("collection Favourites: Star Sea", "", "no manga named Star Sea"),
+        ("read list Summer reading: Star Sea / Star Sea 01.cbz", "",
+         "no file Star Sea/Star Sea 01.cbz here, and no manga named Star Sea")}
     assert ("metadata: Moon Garden", "catalog override of Moon Garden",
             "edited by hand there: title, description, direction, tags") in created
     assert ("collection Favourites", "shared collection Favourites",
             "2 manga; the admins edit it here, as a collection of the whole server") in created
-    assert lines(plan, "not_imported") == {
-        ("read list: Summer reading", "", "the import does not bring read lists over")}
+    assert ("read list Summer reading", "shared read list Summer reading",
+            "2 chapter(s); the admins edit it here, as a list of the whole server") in created
+    assert plan["not_imported"] == []
     after = db_json(server)
     assert after["users"] == before["users"] and after.get("progress", {}) == before.get("progress", {})
     assert not (server.data.parent / "backups").exists()
@@ -72,6 +75,9 @@ def test_the_import_backs_up_then_writes_and_a_second_import_changes_nothing(ser
     assert (favourites["name"], favourites["owner"], favourites["shared"], favourites["ordered"]) == (
         "Favourites", None, True, True)
     assert favourites["members"] == ["Long Scroll", "Moon Garden"]  # in Komga's order; Star Sea is not here
+    [summer] = data["readlists"].values()
+    assert (summer["owner"], summer["shared"]) == (None, True)
+    assert summer["items"] == [["Long Scroll", "1/3"], ["Moon Garden", "1/1"]]  # by number, then by file path
     moon = admin.get("/api/manga?m=Moon%20Garden")[2]
     assert (moon["title"], moon["direction"]) == ("Moon Garden (Deluxe)", "ltr")
     assert moon["meta"]["description"] == "Four seasons in a garden."
@@ -80,7 +86,7 @@ def test_the_import_backs_up_then_writes_and_a_second_import_changes_nothing(ser
     assert server.client().post("/api/login", {"name": "alice", "password": password})[0] == 200
 
     again = plan_of(admin, komga_db)
-    assert again["changes"] == 0 and again["counts"]["unchanged"] == 5 and again["counts"]["matched"] == 2
+    assert again["changes"] == 0 and again["counts"]["unchanged"] == 6 and again["counts"]["matched"] == 2
     second = plan_of(admin, komga_db, apply=True)
     assert second["backup"] is None and second["written"] == 0 and second["accounts"] == []
     now = db_json(server)
@@ -120,4 +126,4 @@ def test_when_db_json_cannot_be_written_nothing_is_imported_not_even_the_overrid
     from reader import collections
 
     assert [u["name"] for u in users.list_users()] == ["admin"] and collections.all_items() == []
-    assert plan_of(admin, komga_db)["changes"] == 7
+    assert plan_of(admin, komga_db)["changes"] == 8
