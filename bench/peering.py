@@ -3,8 +3,9 @@ against fetching the same files from the sending server's /lib/ in the same run.
 
 The sender is a real `serve`; the receiver is a real `serve` and its `runscraper`. The transfer is
 timed from queuing the job to its end: it includes the catalog (which hashes every shared page on
-the first request), verifying each page as an image and against its announced SHA-256, staging and
-publication. The baseline fetches the 200 files one after another from /lib/ with a session.
+the first request), verifying each page as an image and against its announced SHA-256, staging, the
+chapter's fsyncs and publication. The baseline fetches the 200 files one after another from /lib/
+with a session, in the same run, just before.
 """
 import http.client
 import json
@@ -131,6 +132,7 @@ def transfer_row(work, say):
     rate, lib_rate = mb / seconds, mb / lib_seconds
     return Row(NAME, rate, f"{rate:.1f} MB/s ({PAGES} pages, {mb:.1f} MB, {seconds:.2f} s)",
                f"/lib/ one by one: {lib_rate:.1f} MB/s ({lib_seconds:.2f} s)", rate / lib_rate,
-               target("ratio >= 0.2 | ≥ 0.2× /lib/"),
+               target("ratio >= 0.5 | ≥ 0.5× /lib/"),
                note="includes the catalog (hashing 200 pages on its first request), a decode of each page "
-                    "to verify it, its SHA-256, fsyncs and publication")
+                    "to verify it (overlapped with the next fetch), its SHA-256, one fsync pass for the "
+                    "chapter and publication; the pages come over one kept connection")

@@ -159,13 +159,22 @@ class Answer:
     """The final answer of `request()`: `response` with its body unread, and the URL that gave it.
     The caller reads the body (through `sock`, whose timeout it may change) and calls `close()`."""
 
-    def __init__(self, conn, sock, url):
-        self.conn, self.sock, self.url = conn, sock, url
+    def __init__(self, conn, sock, url, key=None):
+        self.conn, self.sock, self.url, self.key = conn, sock, url, key
         self.response = None
 
     def close(self):
         self.conn.close()
         self.sock.close()  # http.client drops conn.sock when the server closes after its answer
+
+    def reusable(self):
+        """Whether the body was read to its end and the server keeps the connection open."""
+        response = self.response
+        if response is None or response.will_close or self.conn.sock is None:
+            return False
+        if response.length == 0 and not response.chunked:
+            response.close()  # read1() does not close a response read to its Content-Length
+        return response.isclosed()
 
     def read_body(self, limit, deadline, read_timeout):
         """Up to `limit` + 1 bytes of the body (one more tells the caller it is over its cap), each
@@ -190,7 +199,7 @@ class Answer:
 
 
 def request(method, url, *, body=None, headers=None, allowed, max_redirects, deadline, connect_timeout,
-            read_timeout, on_socket=None):
+            read_timeout, on_socket=None, reuse=None):
     """Send a request and follow its redirects; -> the final Answer.
 
     Every hop must be http(s); its host is resolved and checked, `allowed(host, port, ip)` admitting
@@ -199,13 +208,15 @@ def request(method, url, *, body=None, headers=None, allowed, max_redirects, dea
     (a time.monotonic() value). 301, 302 and 303 go on as a GET without a body, 307 and 308 as they
     were; a hop to another origin (scheme, host, port) goes without the Authorization and Cookie
     headers; a redirect without a Location is a final answer. `on_socket(sock)` sees each connected
-    socket (to abort it from another thread).
+    socket (to abort it from another thread). `reuse(key)` may give back an open connection to the
+    same (scheme, host, port, checked address), kept by the caller from an earlier `Answer.key`; a GET
+    sent on one that the server has closed meanwhile is sent once more on a new connection.
     Raises an OutboundError: NotHttp, BadUrl, Unresolvable, NotPublic, HopFailed, DeadlinePassed,
     TooManyRedirects.
     """
     for _hop in range(max_redirects + 1):
         answer = _exchange(method, url, body, headers or {}, allowed, deadline, connect_timeout, read_timeout,
-                           on_socket)
+                           on_socket, reuse)
         status, location = answer.response.status, (answer.response.getheader("location") or "").strip()
         if status not in REDIRECTS or not location:
             return answer
@@ -229,7 +240,7 @@ def _origin(url):
         return None
 
 
-def _exchange(method, url, body, headers, allowed, deadline, connect_timeout, read_timeout, on_socket):
+def _exchange(method, url, body, headers, allowed, deadline, connect_timeout, read_timeout, on_socket, reuse=None):
     try:
         parts = urlsplit(url)
         port = parts.port or (443 if parts.scheme == "https" else 80)
@@ -238,18 +249,35 @@ def _exchange(method, url, body, headers, allowed, deadline, connect_timeout, re
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise NotHttp(url)
     _family, address = checked_address(parts.hostname, port, lambda host, ip: allowed(host, port, ip))
+    key = (parts.scheme, parts.hostname.lower(), port, address)
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    kept = reuse(key) if reuse and method == "GET" and body is None else None
+    if kept is not None:
+        try:
+            return _send(kept, url, key, method, target, body, headers, deadline, read_timeout, on_socket)
+        except HopFailed as e:
+            if not isinstance(e.error, _CLOSED_WHILE_IDLE):
+                raise
     conn = pinned_connection(parts.scheme, parts.hostname, port, address, _within(deadline, connect_timeout))
     try:
         conn.connect()
     except OSError as e:
         conn.close()
         raise HopFailed(url, e, connecting=True) from None
-    answer = Answer(conn, conn.sock, url)
+    return _send(conn, url, key, method, target, body, headers, deadline, read_timeout, on_socket)
+
+
+# What sending on a kept connection raises when the server closed it while it was idle.
+_CLOSED_WHILE_IDLE = (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
+
+
+def _send(conn, url, key, method, target, body, headers, deadline, read_timeout, on_socket):
+    answer = Answer(conn, conn.sock, url, key)
     if on_socket:
         on_socket(answer.sock)
     try:
-        conn.request(method, (parts.path or "/") + (f"?{parts.query}" if parts.query else ""), body=body,
-                     headers=headers)
+        answer.sock.settimeout(_within(deadline, read_timeout))
+        conn.request(method, target, body=body, headers=headers)
         answer.sock.settimeout(_within(deadline, read_timeout))
         answer.response = conn.getresponse()
         return answer

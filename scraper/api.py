@@ -199,6 +199,7 @@ def add_job(d, body, query):
     job, created = queue.add_job(d.queue, kind, source.key, series, chapters,
                                  lang=_lang(body),
                                  auto=auto)
+    d.wake.set()
     return (201 if created else 200), {"job": _job_view(job), "created": created}
 
 

@@ -70,6 +70,7 @@ class Daemon:
         self.job_progress = {}
         self.idle = threading.Event()
         self.idle.set()
+        self.wake = threading.Event()  # set when the API queues a job: the idle loop looks at once
         self.lease_until = None
         self._last_beat = float("-inf")
         self.watchdog = Watchdog(self.progress, stall_seconds, lambda: self.current is not None, self._on_stall)
@@ -117,6 +118,7 @@ class Daemon:
 
     def close(self):
         self.watchdog.stop()
+        self.http.close()
         self.heartbeat(state="stopped")
         queue.close(self.queue)
 

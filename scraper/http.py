@@ -10,6 +10,8 @@ One request at a time across all sources. Per request:
    whose Content-Length is over the cap before reading it, and stop reading at the cap.
 5. 5xx, timeouts and cut bodies are retried with full-jitter backoff. 429/503 with Retry-After
    block the source until then; past 15 minutes the job is parked instead (errors.Parked).
+6. A source with `keep_alive` (a peer) sends its next GET on the same connection when it comes within
+   KEEP_ALIVE_SECONDS to the same host, port and checked address; every other request has its own.
 """
 import contextlib
 import email.utils
@@ -30,6 +32,7 @@ from .errors import Interrupted, NotFound, Parked, Refused, Stalled, Transient
 USER_AGENT = "MangaCircus/0.1 (self-hosted manga reader; scraper daemon; one request at a time)"
 MAX_REDIRECTS = 5
 RETRY_AFTER_CAP = 15 * 60
+KEEP_ALIVE_SECONDS = 1.0  # an idle connection is reused this long (gunicorn closes one after 2 s)
 BACKOFF_CAP = 60
 MAX_RATE_WAITS = 10
 _BLOCKED_HEADERS = {"host", "user-agent", "via", "content-length", "connection", "transfer-encoding",
@@ -67,6 +70,7 @@ class HttpClient:
         self._blocked_until = dict(blocks or {})  # source key -> wall ms, from Retry-After (kept in queue.json)
         self.on_block = on_block or (lambda key, until: None)  # told of each new block, to keep it
         self._sock = None                   # the worker's socket in flight, for abort()
+        self._idle = None                   # (key, connection, monotonic time) kept open after an answer
         self.worker = None                  # thread ident of the queue worker
 
     def for_source(self, source, options=None):
@@ -76,6 +80,29 @@ class HttpClient:
         now = time.monotonic()
         return {key: {"nextInMs": max(0, int((at - now) * 1000)), "blockedUntil": self._blocked_until.get(key)}
                 for key, at in self._next_at.items()}
+
+    def close(self):
+        """Close the connection kept open, if any (not while a request that may use it is in flight)."""
+        if self._one.acquire(timeout=5):
+            try:
+                self._drop_idle()
+            finally:
+                self._one.release()
+
+    def _drop_idle(self):
+        if self._idle is not None:
+            self._idle[1].close()
+            self._idle = None
+
+    def _reuse(self, key):
+        """The connection kept from the last request when it goes to the same place (under `_one`)."""
+        idle, self._idle = self._idle, None
+        if idle is None:
+            return None
+        if idle[0] == key and time.monotonic() - idle[2] < KEEP_ALIVE_SECONDS:
+            return idle[1]
+        idle[1].close()
+        return None
 
     def abort(self):
         """Called by the watchdog: close the socket of the request in flight, if any."""
@@ -217,18 +244,23 @@ class HttpClient:
     def _fetch(self, source, url, headers, max_bytes, method="GET", body=None, seconds=None, redirects=MAX_REDIRECTS):
         """One request and its redirects (mangacircus/netguard.py), within one total deadline."""
         deadline = time.monotonic() + min(seconds or self.limits.deadline, self.limits.deadline)
-        answer = None
+        answer = read = None
+        keep_alive = getattr(source, "keep_alive", False)
+        if not keep_alive:
+            self._drop_idle()
         try:
             answer = netguard.request(
                 method, url, body=body, headers=_headers(headers), allowed=_private_hosts(source),
                 max_redirects=redirects,
                 deadline=deadline, connect_timeout=self.limits.connect_timeout,
-                read_timeout=self.limits.read_timeout, on_socket=self._track)
+                read_timeout=self.limits.read_timeout, on_socket=self._track,
+                reuse=self._reuse if keep_alive else None)
             resp, url = answer.response, answer.url
             if resp.status in netguard.REDIRECTS:
                 raise Refused(f"{_short(url)}: redirect without a Location")
             body = self._read(answer.sock, resp, url, max_bytes, deadline)
-            return Response(resp.status, {k.lower(): v for k, v in resp.getheaders()}, body, url)
+            read = Response(resp.status, {k.lower(): v for k, v in resp.getheaders()}, body, url)
+            return read
         except netguard.OutboundError as e:
             raise self._outbound_error(e, deadline, redirects) from None
         except (OSError, http.client.HTTPException) as e:  # reading the body
@@ -237,7 +269,11 @@ class HttpClient:
             if self._is_worker():
                 self._sock = None
             if answer is not None:
-                answer.close()
+                if keep_alive and read is not None and answer.reusable() and not self._stalled():
+                    self._drop_idle()
+                    self._idle = (answer.key, answer.conn, time.monotonic())
+                else:
+                    answer.close()
 
     def _track(self, sock):
         """Keep the worker's socket in flight for abort()."""

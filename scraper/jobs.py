@@ -15,6 +15,7 @@ import dataclasses
 import hashlib
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from . import names, queue, sources
 from .errors import (
@@ -34,6 +35,7 @@ from .sources.base import ChapterInfo, PageInfo
 
 log = logging.getLogger(__name__)
 PAGE_BEAT_SECONDS = 1.0  # status.json after a page at most this often: it is a liveness signal, each write an fsync
+CHECKPOINT_PAGES = 25  # a chapter staged without per-page fsyncs is checkpointed every this many pages
 _HTML_TYPES = ("text/html", "application/xhtml+xml", "image/svg+xml", "text/plain", "application/json")
 
 
@@ -192,7 +194,11 @@ def _fill_chapter_info(d, source, entry, job):
 
 def download_chapter(d, job, source, entry, chapter):
     """Fetch the missing pages into staging (checkpoint after each), then publish; -> folder name, or
-    None when the source no longer has the chapter (skipped with a warning)."""
+    None when the source no longer has the chapter (skipped with a warning).
+
+    When every page is announced with its size and SHA-256 (a peer's), the pages are not fsynced one
+    by one but all at once before publication, and the checkpoint is every CHECKPOINT_PAGES pages: a
+    resume keeps only the staged pages that still have the announced bytes."""
     transport = d.transport(source)
     d.library.check_space()
     staging_name = names.staging_name(job["id"], chapter.id)
@@ -207,7 +213,32 @@ def download_chapter(d, job, source, entry, chapter):
     if not pages:
         raise NoPages(f"{source.name} lists no pages for chapter {chapter.number or chapter.id}")
     stored = d.library.stored_pages(staging, [p.name for p in pages if p.name])
+    announced = all(p.size is not None and p.sha256 and p.expires is None for p in pages)
+    if announced:
+        d.library.drop_unsound(staging, stored, [(p.size, p.sha256) for p in pages])
     d.set_progress(chapter=chapter.id, number=chapter.number, page=len(stored), pages=len(pages))
+    if announced:
+        _stage_announced(d, job, source, transport, chapter, pages, staging, stored)
+        d.check_cancelled(job)
+        d.library.sync_pages(staging)
+    else:
+        _stage_pages(d, job, source, transport, chapter, pages, staging, stored)
+        d.check_cancelled(job)
+    queue.checkpoint(d.queue, job, chapter.id, len(stored), f".staging/{staging_name}")
+    folder = d.library.publish_chapter(
+        staging, entry["manga"], source.folder(chapter),
+        source.chapter_meta(chapter, _chapter_json(source, chapter)),
+        source.manga_meta(entry, _manga_json(source, entry)), book=source.book(chapter),
+    )
+    rev = queue.record_publication(d.queue, job, entry["manga"], chapter.id, folder)
+    d.progress.touch()
+    d.heartbeat()
+    log.info("published %s / %s (revision %d)", entry["manga"], folder, rev)
+    return folder
+
+
+def _stage_pages(d, job, source, transport, chapter, pages, staging, stored):
+    """Fetch, verify and store each missing page with its fsync, checkpointing after each."""
     for index in range(len(pages)):
         if index in stored:
             continue
@@ -223,22 +254,50 @@ def download_chapter(d, job, source, entry, chapter):
             log.info("page %d of %s: %s; asking %s for its pages again", index + 1, chapter.id, e.message, source.name)
             pages = _pages_again(d, source, transport, chapter, len(pages))
             stored[index] = _fetch_page(d, source, transport, pages[index], staging, index, len(pages))
-        d.progress.touch()
-        queue.checkpoint(d.queue, job, chapter.id, len(stored), f".staging/{staging_name}", durable=False)
-        d.set_progress(page=len(stored))
-        d.heartbeat(at_most_every=PAGE_BEAT_SECONDS)
-    d.check_cancelled(job)
-    queue.checkpoint(d.queue, job, chapter.id, len(stored), f".staging/{staging_name}")
-    folder = d.library.publish_chapter(
-        staging, entry["manga"], source.folder(chapter),
-        source.chapter_meta(chapter, _chapter_json(source, chapter)),
-        source.manga_meta(entry, _manga_json(source, entry)), book=source.book(chapter),
-    )
-    rev = queue.record_publication(d.queue, job, entry["manga"], chapter.id, folder)
+        _page_stored(d, job, chapter, stored, every=1)
+
+
+def _stage_announced(d, job, source, transport, chapter, pages, staging, stored):
+    """Pages announced with size and SHA-256: page n + 1 is fetched and checked against them while a
+    helper thread verifies page n as an image and writes it without fsync (the image decode costs
+    about as much as the fetch). A page that is no image is fetched once more before it fails."""
+    with ThreadPoolExecutor(1, thread_name_prefix="stage-page") as helper:
+        writing = None  # (index, future of its file name)
+        for index in range(len(pages)):
+            if index in stored:
+                continue
+            d.boundary(job)
+            data = _fetch_announced(source, transport, pages[index], index)
+            d.progress.touch()
+            if writing:
+                stored[writing[0]] = _written(d, source, transport, pages, staging, *writing)
+                _page_stored(d, job, chapter, stored, every=CHECKPOINT_PAGES)
+            writing = index, helper.submit(d.library.store_page, staging, index, len(pages), data,
+                                           pages[index].name, sync=False)
+        if writing:
+            stored[writing[0]] = _written(d, source, transport, pages, staging, *writing)
+            _page_stored(d, job, chapter, stored, every=CHECKPOINT_PAGES)
+
+
+def _written(d, source, transport, pages, staging, index, future):
+    """The file name of a page its helper stored; fetched and stored once more when it was no image."""
+    try:
+        return future.result()
+    except BadImage:
+        data = _fetch_announced(source, transport, pages[index], index)
+        try:
+            return d.library.store_page(staging, index, len(pages), data, pages[index].name, sync=False)
+        except BadImage as e:
+            raise BadImage(f"page {index + 1}: {e.message}") from None
+
+
+def _page_stored(d, job, chapter, stored, every):
     d.progress.touch()
-    d.heartbeat()
-    log.info("published %s / %s (revision %d)", entry["manga"], folder, rev)
-    return folder
+    if len(stored) % every == 0:
+        staging = f".staging/{names.staging_name(job['id'], chapter.id)}"
+        queue.checkpoint(d.queue, job, chapter.id, len(stored), staging, durable=False)
+    d.set_progress(page=len(stored))
+    d.heartbeat(at_most_every=PAGE_BEAT_SECONDS)
 
 
 def _expired(page):
@@ -267,6 +326,26 @@ def _fetch_page(d, source, transport, page, staging, index, count):
             name = d.library.store_page(staging, index, count, data, page.name)
             ok = True
             return name
+        except (BadImage, Mismatch) as e:
+            if attempt == 2:
+                raise BadImage(f"page {index + 1}: {e.message}") from None
+        finally:
+            if record:
+                source.page_fetched(transport, page, record, ok)
+
+
+def _fetch_announced(source, transport, page, index):
+    """The bytes of a page as announced; a body of another size or hash, or a web page, is fetched
+    once more before giving up."""
+    for attempt in (1, 2):
+        record, ok = [], False
+        try:
+            data, content_type = transport.fetch_page(page, record)
+            if content_type in _HTML_TYPES:
+                raise BadImage(f"the server sent {content_type} instead of an image")
+            _check_announced(page, data)
+            ok = True
+            return data
         except (BadImage, Mismatch) as e:
             if attempt == 2:
                 raise BadImage(f"page {index + 1}: {e.message}") from None

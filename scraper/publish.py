@@ -4,13 +4,18 @@ publication"; the layout in docs/library.md).
 1. Pages go into `LIBRARY/.staging/<job>-<chapter>/` (same file system as the library, hidden
    from scans by its leading dot), each verified as an image, written to a tmp name, fsynced and
    renamed to `001.jpg`; the directory is fsynced. The files on disk are the checkpoint.
+   Pages announced with their size and SHA-256 (a peer's) skip the fsyncs: all of them and the
+   directory are fsynced once, before publication, and on a resume each staged page must still
+   have the announced bytes (a power cut may leave one short or empty) or it is fetched again.
 2. A complete chapter gets its chapter.json, then ONE rename puts the folder in place and the
    parent directory is fsynced: readers see the chapter either not at all or whole.
 3. A new manga is staged whole (its folder, manga.json and the first chapter) and renamed in.
 """
+import hashlib
 import os
 import re
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import orjson
@@ -23,6 +28,7 @@ from .images import verify
 from .queue import now_ms
 
 STAGING = ".staging"
+SYNC_THREADS = 8
 _PAGE = re.compile(r"^(\d+)\.(jpg|png|webp|gif|avif)$")
 
 
@@ -60,14 +66,36 @@ class Library:
                 pages[int(match.group(1)) - 1] = entry.name
         return pages
 
-    def store_page(self, staging, index, count, data, name=None):
+    def store_page(self, staging, index, count, data, name=None, sync=True):
         """Verify, write and fsync one page; -> its file name (`name`, else 001.jpg… from the bytes).
-        BadImage when it is no image."""
-        ext, _width, _height = verify(data)
+        BadImage when it is no image. `sync=False`: no fsync, sync_pages() does it for the chapter, and
+        a JPEG is decoded at a scale (images.verify)."""
+        ext, _width, _height = verify(data, scaled=not sync)
         name = name or names.page_file(index, count, ext)
-        _write_file(staging / name, data)
-        fsync_dir(staging)
+        if sync:
+            _write_file(staging / name, data)
+            fsync_dir(staging)
+        else:
+            _write_unsynced(staging / name, data)
         return name
+
+    def sync_pages(self, staging):
+        """fsync every staged file, then the folder: the pages stored with sync=False are on disk.
+        Several at a time, since concurrent fsyncs share the file system's journal commits."""
+        with ThreadPoolExecutor(SYNC_THREADS) as pool:
+            list(pool.map(_fsync_file, [entry.path for entry in os.scandir(staging)]))
+        fsync_dir(staging)
+
+    def drop_unsound(self, staging, stored, announced):
+        """Remove from `stored` ({index: name}, and from disk) each page whose bytes are no longer
+        `announced[index]` ((size, sha256)); what matches was verified before it was written."""
+        for index, name in list(stored.items()):
+            path = staging / name
+            size, sha256 = announced[index]
+            data = path.read_bytes()
+            if len(data) != size or hashlib.sha256(data).hexdigest() != sha256:
+                path.unlink()
+                del stored[index]
 
     def check_space(self):
         free = shutil.disk_usage(self.root).free
@@ -241,6 +269,23 @@ class Library:
 def _write_file(path, data):
     """tmp + fsync + rename, readable by the reader (0644); a hidden tmp the scanner ignores."""
     write_atomic(path, data, mode=0o644, tmp=path.with_name(f".{path.name}.tmp"), sync_dir=False)
+
+
+def _fsync_file(path):
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_unsynced(path, data):
+    """tmp + rename without fsync: a kill leaves the old name or the whole file, never a part."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as f:
+        os.fchmod(f.fileno(), 0o644)
+        f.write(data)
+    os.replace(tmp, path)
 
 
 def write_replace(path, data):

@@ -79,6 +79,7 @@ class Source:
     name = ""                # display name, and the folder bracket when a chapter has no group
     pace: float = 1.0        # minimum seconds between requests; the admin may raise it, not lower it
     transport = "http"       # "http" or "local"
+    keep_alive = False       # reuse the connection between requests close together (scraper/http.py)
     private_hosts: tuple[str, ...] = ()  # "host:port" this source may reach although it is a private address
     languages: tuple[str, ...] = ("en",)
     # Switches an admin may turn on for this source (Schedule & pacing): {name: label}. The

@@ -54,6 +54,7 @@ class PeerSource(Source):
     key = "peer"
     name = "Peer"
     pace = 0.0  # a peer is a friend's server: no pacing unless its admin asks for some here
+    keep_alive = True  # a chapter is hundreds of requests to one server
     languages = ("",)
 
     def __init__(self):

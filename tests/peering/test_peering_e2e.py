@@ -128,8 +128,10 @@ def test_a_transfer_killed_mid_chapter_resumes_without_refetching_or_showing_a_p
         while time.monotonic() < deadline and len(list(staging.glob("*/*.png"))) < 10:
             time.sleep(0.02)
         scraper.kill9()
-        staged = len(list(staging.glob("*/*.png")))
-        assert 10 <= staged < 40
+        staged = list(staging.glob("*/*.png"))
+        assert 10 <= len(staged) < 40
+        sent = pair.lib_a / "Long One" / "c0001 All [Scan]"
+        assert all(p.read_bytes() == (sent / p.name).read_bytes() for p in staged)  # whole pages, or none
         assert not [p for p in (pair.lib_b / "Long One").glob("*") if p.is_dir()]  # no chapter visible yet
         scraper = pair.start_scraper()
         assert scraper.call("POST", "/settings", {"pace": {"peer": 0}})[0] == 200
@@ -138,7 +140,9 @@ def test_a_transfer_killed_mid_chapter_resumes_without_refetching_or_showing_a_p
         assert images(pair.lib_b / "Long One") == images(pair.lib_a / "Long One")
         fetched = Counter(f for m, _v, f in pair.page_fetches() if m == "Long One")
         assert sorted(fetched) == [f"{n:03d}.png" for n in range(1, 41)]
-        assert sum(fetched.values()) - 40 <= 1  # at most the page in flight at the kill, fetched again
+        # Fetched again: at most the page in flight at the kill and the one before it, which was
+        # still being verified and written.
+        assert sum(fetched.values()) - 40 <= 2
     finally:
         pair.stop()
 

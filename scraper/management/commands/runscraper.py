@@ -89,7 +89,8 @@ class Command(BaseCommand):
                 for _ in range(10):
                     if self.shutdown or daemon.queue_has_work():
                         break
-                    time.sleep(0.1)
+                    daemon.wake.wait(0.1)
+                    daemon.wake.clear()
         finally:
             if api:
                 api.stop()
