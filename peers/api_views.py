@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 
 from accounts import ratelimit
 from library import contenthash, files, index
+from library import ids as library_ids
 from mangacircus.clientip import client_ip
 from mangacircus.errors import NotFound, RateLimited, WrongCredentials
 from mangacircus.http import api
@@ -109,8 +110,9 @@ def manga_entry(manga):
         return found
 
     return {
-        "name": manga.name, "title": manga.title, "meta": manga.meta, "direction": manga.direction,
-        "coverUrl": _cover(manga), "updated": manga.updated,
+        # `id` stays what it was when the folder is renamed (library/ids.py): a follower keeps its follow
+        "id": library_ids.origin(manga.name), "name": manga.name, "title": manga.title, "meta": manga.meta,
+        "direction": manga.direction, "coverUrl": _cover(manga), "updated": manga.updated,
         "books": [{"key": b.key, "title": b.title, "folder": b.folder, "extra": b.extra,
                    "chapters": [{"key": c.key, "title": c.title, "versions": entries(c)} for c in b.chapters]}
                   for b in manga.books],

@@ -81,7 +81,7 @@ class PeerSource(Source):
         for peer in self._peer_names():
             for m in self._catalog(http, peer)["manga"]:
                 if (query or "").lower() in (m["name"] + " " + (m.get("title") or "")).lower():
-                    found.append(SeriesInfo(id=f"{peer}/{m['name']}", title=m.get("title") or m["name"]))
+                    found.append(SeriesInfo(id=f"{peer}/{m.get('id') or m['name']}", title=m.get("title") or m["name"]))
         return found[:100]
 
     def _peer_names(self):
@@ -101,10 +101,10 @@ class PeerSource(Source):
 
     def _manga(self, http, series_id, fresh=False):
         peer, _, name = series_id.partition("/")
-        for m in self._catalog(http, peer, fresh)["manga"]:
-            if m.get("name") == name:
-                return peer, m
-        raise NotFound(f"{peer} shares no manga named {name!r}")
+        found = _named(self._catalog(http, peer, fresh)["manga"], name)
+        if found is None:
+            raise NotFound(f"{peer} shares no manga named {name!r}")
+        return peer, found
 
     def series(self, http, series_id, lang=None):
         _peer, m = self._manga(http, series_id, fresh=True)
@@ -173,9 +173,16 @@ class PeerSource(Source):
         """The peer's manga.json (from the catalog just read), with this source added."""
         peer, _, name = entry["id"].partition("/")
         cached = self._catalogs.get(peer)
-        m = next((x for x in (cached[1]["manga"] if cached else []) if x.get("name") == name), {})
+        m = _named(cached[1]["manga"] if cached else [], name) or {}
         peer_meta = m.get("meta") if isinstance(m.get("meta"), dict) else {}
         return {**peer_meta, "sources": meta["sources"]}
+
+
+def _named(catalog, key):
+    """The catalog's manga a series id names: by the peer's stable id, which a rename there keeps
+    (peers/api_views.py), else by its folder name (follows made before the id was offered)."""
+    return (next((m for m in catalog if m.get("id") == key), None)
+            or next((m for m in catalog if m.get("name") == key), None))
 
 
 register(PeerSource())

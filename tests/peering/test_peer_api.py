@@ -153,3 +153,23 @@ def test_a_refused_change_leaves_the_peer_as_it_was_and_changes_are_on_disk_at_o
     assert paired.get("/api/admin/peers")[2]["peers"][0]["url"] == "https://alpha.example"
     assert paired.post("/api/admin/peers/alpha", {"enabled": False})[0] == 200
     assert '"enabled":false' in (data_dir / "peers.json").read_text()  # no flush delay for a revocation
+
+
+def test_a_renamed_folder_keeps_its_peer_id_and_a_follow_by_that_id_still_finds_it(server, paired, library_dir):
+    from scraper.sources.peer import _named
+    from tests.support.pages import wait_for_library
+
+    wait_for_library(paired, 2)
+    share(paired, ["Moon Garden"])
+    [before] = peer_get(server, "/api/peer/catalog")[2]["manga"]
+    assert (before["id"], before["name"]) == ("Moon Garden", "Moon Garden")
+    (library_dir / "Moon Garden").rename(library_dir / "Moon Garden (2021)")
+    status, _, report = paired.post("/api/admin/rescan", {"full": True})
+    assert status == 200 and report["renamed"], report
+    [after] = peer_get(server, "/api/peer/catalog")[2]["manga"]
+    assert (after["id"], after["name"]) == ("Moon Garden", "Moon Garden (2021)")  # still shared, same id
+    # the follower's series id, made from the id, finds it under its new name; an old follow by
+    # folder name finds a manga of that name
+    catalog = [after, {"id": "Long Scroll", "name": "Long Scroll"}]
+    assert _named(catalog, "Moon Garden")["name"] == "Moon Garden (2021)"
+    assert _named(catalog, "Long Scroll")["name"] == "Long Scroll" and _named(catalog, "Star Sea") is None
