@@ -48,11 +48,11 @@ BID = book_id("Moon Garden", "1/2")
 K1 = "komga/api/v1/"
 KS, KB = f"/komga/api/v1/series/{SID}", f"/komga/api/v1/books/{BID}"
 KC = f"/komga/api/v1/collections/{CID}"
+KR, BID1 = f"/komga/api/v1/readlists/{RID}", book_id("Moon Garden", "1/1")
 
 LIB = r"^lib(?:/(?P<rel>[\s\S]*))?$"
 THUMB = r"^thumb(?:/(?P<name>[\s\S]*))?$"
 KOMGA_NONE = r"komga/^api/v1/(?:age-ratings|sharing-labels)$"
-KOMGA_EMPTY = r"komga/^api/v1/readlists$"
 KOMGA_REST = r"komga/^(?P<rest>[\s\S]*)$"
 PAGE_THUMB = r"^lib-thumb(?:/(?P<rel>[\s\S]*))?$"
 
@@ -215,7 +215,6 @@ MATRIX = [
     ("komga/api/v2/authors",                  "GET",  "/komga/api/v2/authors",               None,             401, 200, 200, 200),
     ("komga/api/v2/authors/names",            "GET",  "/komga/api/v2/authors/names",         None,             401, 200, 200, 200),
     ("komga/api/v2/authors/roles",            "GET",  "/komga/api/v2/authors/roles",         None,             401, 200, 200, 200),
-    (KOMGA_EMPTY,                             "GET",  "/komga/api/v1/readlists",             None,             401, 200, 200, 200),
     (K1 + "collections",                      "GET",  "/komga/api/v1/collections",           None,             401, 200, 200, 200),
     (K1 + "collections",                      "POST", "/komga/api/v1/collections",           {"name": "K", "ordered": False, "seriesIds": []}, 401, 200, 200, 200),
     (K1 + "collections/<cid:cid>",            "GET",  KC,                                    None,             401, 200, 404, 404),
@@ -223,6 +222,16 @@ MATRIX = [
     (K1 + "collections/<cid:cid>",            "DELETE", "/komga/api/v1/collections/c" + "z" * 20, None,       401, 404, 404, 404),
     (K1 + "collections/<cid:cid>/series",     "GET",  KC + "/series",                        None,             401, 200, 404, 404),
     (K1 + "collections/<cid:cid>/thumbnail",  "GET",  KC + "/thumbnail",                     None,             401, 200, 404, 404),
+    (K1 + "readlists",                        "GET",  "/komga/api/v1/readlists",             None,             401, 200, 200, 200),
+    (K1 + "readlists",                        "POST", "/komga/api/v1/readlists",             {"name": "K", "bookIds": []}, 401, 200, 200, 200),
+    (K1 + "readlists/<rid:rid>",              "GET",  KR,                                    None,             401, 200, 404, 404),
+    # the rows run in order: from here on RID holds Moon Garden 1/1 and 1/2
+    (K1 + "readlists/<rid:rid>",              "PATCH", KR,                                   {"name": "Renamed", "bookIds": [BID1, BID]}, 401, 204, 404, 404),
+    (K1 + "readlists/<rid:rid>",              "DELETE", "/komga/api/v1/readlists/r" + "z" * 20, None,         401, 404, 404, 404),
+    (K1 + "readlists/<rid:rid>/books",        "GET",  KR + "/books",                         None,             401, 200, 404, 404),
+    (K1 + "readlists/<rid:rid>/books/<bid:bid>/next", "GET", KR + f"/books/{BID1}/next",     None,             401, 200, 404, 404),
+    (K1 + "readlists/<rid:rid>/books/<bid:bid>/previous", "GET", KR + f"/books/{BID}/previous", None,          401, 200, 404, 404),
+    (K1 + "readlists/<rid:rid>/thumbnail",    "GET",  KR + "/thumbnail",                     None,             401, 200, 404, 404),
     ("komga/api/v2/users/me",                 "GET",  "/komga/api/v2/users/me",              None,             401, 200, 200, 200),
     ("komga/api/logout",                      "POST", "/komga/api/logout",                   None,             401, 204, 204, 204),
     # KMReader asks before signing in; the answer is an empty object
@@ -236,6 +245,8 @@ MATRIX = [
     ("opds/followed",                         "GET",  "/opds/followed",                      None,             401, 200, 200, 200),
     ("opds/collections",                      "GET",  "/opds/collections",                   None,             401, 200, 200, 200),
     ("opds/collections/<cid:cid>",            "GET",  f"/opds/collections/{CID}",            None,             401, 200, 404, 404),
+    ("opds/readlists",                        "GET",  "/opds/readlists",                     None,             401, 200, 200, 200),
+    ("opds/readlists/<rid:rid>",              "GET",  f"/opds/readlists/{RID}",              None,             401, 200, 404, 404),
     ("opds/genres",                           "GET",  "/opds/genres",                        None,             401, 200, 200, 200),
     ("opds/genres/<path:name>",               "GET",  "/opds/genres/Invented",               None,             401, 404, 404, 404),
     ("opds/tags",                             "GET",  "/opds/tags",                          None,             401, 200, 200, 200),
@@ -254,6 +265,8 @@ MATRIX = [
     ("opds/v2/followed",                      "GET",  "/opds/v2/followed",                   None,             401, 200, 200, 200),
     ("opds/v2/collections",                   "GET",  "/opds/v2/collections",                None,             401, 200, 200, 200),
     ("opds/v2/collections/<cid:cid>",         "GET",  f"/opds/v2/collections/{CID}",         None,             401, 200, 404, 404),
+    ("opds/v2/readlists",                     "GET",  "/opds/v2/readlists",                  None,             401, 200, 200, 200),
+    ("opds/v2/readlists/<rid:rid>",           "GET",  f"/opds/v2/readlists/{RID}",           None,             401, 200, 404, 404),
     ("opds/v2/genres",                        "GET",  "/opds/v2/genres",                     None,             401, 200, 200, 200),
     ("opds/v2/genres/<path:name>",            "GET",  "/opds/v2/genres/Invented",            None,             401, 404, 404, 404),
     ("opds/v2/tags",                          "GET",  "/opds/v2/tags",                       None,             401, 200, 200, 200),

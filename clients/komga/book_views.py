@@ -5,7 +5,7 @@ from typing import NamedTuple
 from library import files, thumbs
 from library.model import stamp_ms
 from mangacircus.errors import Invalid, NotFound
-from reader import access, progress, serverprefs
+from reader import access, progress, readlists, serverprefs
 from shelf import library as shelf
 
 from .. import cbz
@@ -100,7 +100,7 @@ def books_list(request):
     return _page(request, user, _filtered(request, all_rows(user)), default=[("metadata.title", False)])
 
 
-def _book_field(row):
+def _book_field(row, in_lists):
     def field_of(name):
         if name == "libraryid":
             return ids.LIBRARY_ID
@@ -120,10 +120,21 @@ def _book_field(row):
             return "READY"
         if name == "mediaprofile":
             return "DIVINA"
-        if name in ("tag", "readlistid", "author", "poster"):
+        if name == "readlistid":
+            return in_lists.get((row.manga.name, row.chapter.id), [])
+        if name in ("tag", "author", "poster"):
             return None
         raise KeyError(name)
     return field_of
+
+
+def _readlist_ids(account):
+    """{(manga, chapter id): [read list id]} of the read lists the account sees."""
+    found = {}
+    for item in readlists.visible(account):
+        for manga, cid in item["items"]:
+            found.setdefault((manga, cid), []).append(item["id"])
+    return found
 
 
 @app_view(methods=("POST",))
@@ -131,8 +142,9 @@ def books_search(request):
     """POST /api/v1/books/list {condition, fullTextSearch} (Komelia's home and series screens, KMReader)."""
     user = request.account["name"]
     condition, words = search.parse_body(request.data)
+    in_lists = _readlist_ids(request.account)
     rows = [r for r in all_rows(user)
-            if search.matches(condition, _book_field(r))
+            if search.matches(condition, _book_field(r, in_lists))
             and all(w in f"{r.manga.title} {dto.chapter_title(r.manga, r.chapter)}".casefold() for w in words)]
     return _page(request, user, rows)
 
@@ -193,12 +205,6 @@ def book_next(request, bid):
 @app_view()
 def book_previous(request, bid):
     return _neighbour(request, bid, -1)
-
-
-@app_view()
-def book_readlists(request, bid):
-    book_or_404(request.account["name"], bid)
-    return []
 
 
 def _version(request, bid):

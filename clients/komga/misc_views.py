@@ -1,12 +1,12 @@
-"""/komga/api: the account, the one library, genres, publishers and languages, and the empty
-read lists (MangaCircus has none; collections: collection_views.py). Tags and authors: referential_views.py."""
+"""/komga/api: the account, the one library, genres, publishers and languages (collections:
+collection_views.py, read lists: readlist_views.py). Tags and authors: referential_views.py."""
 from django.http import HttpResponse
 
 from accounts import sessions
 from mangacircus.errors import NotFound
 from reader import serverprefs
 
-from . import dto, ids, lists
+from . import dto, ids
 from .auth import app_view, clear_cookies, forget_token
 from .series_views import visible_series
 
@@ -77,12 +77,6 @@ def languages(request):
 def nothing(request):
     """age ratings, sharing labels, release dates: MangaCircus has none of these lists."""
     return []
-
-
-@app_view()
-def empty_page(request):
-    """read lists: none."""
-    return lists.empty_page(request)
 
 
 @app_view()

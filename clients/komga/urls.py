@@ -5,6 +5,7 @@ from django.urls import path, re_path, register_converter
 from . import book_views as books
 from . import collection_views as collections
 from . import misc_views as misc
+from . import readlist_views as readlists
 from . import referential_views as referential
 from . import series_views as series
 
@@ -27,8 +28,13 @@ class CollectionId(SeriesId):
     regex = "c[a-z2-7]{20}"
 
 
+class ReadListId(SeriesId):
+    regex = "r[a-z2-7]{20}"
+
+
 register_converter(SeriesId, "sid")
 register_converter(CollectionId, "cid")
+register_converter(ReadListId, "rid")
 register_converter(BookId, "bid")
 
 # Relative to komga/ (mangacircus/urls.py includes them second, after /lib/: page images are the
@@ -56,7 +62,7 @@ urlpatterns = [
     path(V1 + "books/<bid:bid>", books.book_one),
     path(V1 + "books/<bid:bid>/next", books.book_next),
     path(V1 + "books/<bid:bid>/previous", books.book_previous),
-    path(V1 + "books/<bid:bid>/readlists", books.book_readlists),
+    path(V1 + "books/<bid:bid>/readlists", readlists.book_readlists),
     path(V1 + "books/<bid:bid>/thumbnail", books.book_thumbnail),
     path(V1 + "books/<bid:bid>/pages/<int:n>/thumbnail", books.book_page_thumbnail),
     path(V1 + "books/<bid:bid>/file", books.book_file),
@@ -79,7 +85,12 @@ urlpatterns = [
     path(V1 + "collections/<cid:cid>", collections.collection_one),
     path(V1 + "collections/<cid:cid>/series", collections.collection_series),
     path(V1 + "collections/<cid:cid>/thumbnail", collections.collection_thumbnail),
-    re_path(r"^api/v1/readlists$", misc.empty_page),
+    path(V1 + "readlists", readlists.readlists_list),
+    path(V1 + "readlists/<rid:rid>", readlists.readlist_one),
+    path(V1 + "readlists/<rid:rid>/books", readlists.readlist_books),
+    path(V1 + "readlists/<rid:rid>/books/<bid:bid>/next", readlists.readlist_book_next),
+    path(V1 + "readlists/<rid:rid>/books/<bid:bid>/previous", readlists.readlist_book_previous),
+    path(V1 + "readlists/<rid:rid>/thumbnail", readlists.readlist_thumbnail),
     path("api/v2/users/me", misc.me, name="komga-me"),
     path("api/logout", misc.logout),
     path(V1 + "client-settings/global/list", misc.client_settings),

@@ -1,8 +1,8 @@
 """/opds/: the OPDS 1.2 catalog (docs/apps.md)."""
 from django.urls import path
 
-from ..komga import urls as _converters  # noqa: F401  (registers the sid, bid and cid converters)
-from . import collection_views, v2_urls, views
+from ..komga import urls as _converters  # noqa: F401  (registers the sid, bid, cid and rid converters)
+from . import collection_views, readlist_views, v2_urls, views
 
 urlpatterns = [
     path("opds/", views.root, name="opds-root"),
@@ -12,6 +12,8 @@ urlpatterns = [
     path("opds/followed", views.followed, name="opds-followed"),
     path("opds/collections", collection_views.shelves, name="opds-collections"),
     path("opds/collections/<cid:cid>", collection_views.shelf, name="opds-collection"),
+    path("opds/readlists", readlist_views.shelves, name="opds-readlists"),
+    path("opds/readlists/<rid:rid>", readlist_views.shelf, name="opds-readlist"),
     path("opds/genres", views.genres, name="opds-genres"),
     path("opds/genres/<path:name>", views.genre, name="opds-genre"),
     path("opds/tags", views.tags, name="opds-tags"),

@@ -2,8 +2,8 @@
 are /opds/'s own routes."""
 from django.urls import path
 
-from ..komga import urls as _converters  # noqa: F401  (registers the sid, bid and cid converters)
-from . import collection_views
+from ..komga import urls as _converters  # noqa: F401  (registers the sid, bid, cid and rid converters)
+from . import collection_views, readlist_views
 from . import v2_views as views
 
 urlpatterns = [
@@ -14,6 +14,8 @@ urlpatterns = [
     path("opds/v2/followed", views.followed, name="opds2-followed"),
     path("opds/v2/collections", collection_views.shelves_v2, name="opds2-collections"),
     path("opds/v2/collections/<cid:cid>", collection_views.shelf_v2, name="opds2-collection"),
+    path("opds/v2/readlists", readlist_views.shelves_v2, name="opds2-readlists"),
+    path("opds/v2/readlists/<rid:rid>", readlist_views.shelf_v2, name="opds2-readlist"),
     path("opds/v2/genres", views.genres, name="opds2-genres"),
     path("opds/v2/genres/<path:name>", views.genre, name="opds2-genre"),
     path("opds/v2/tags", views.tags, name="opds2-tags"),

@@ -26,6 +26,7 @@ SHELVES = (  # (title, route, what the link says), as /opds/'s root lists them
     ("Continue reading", "opds2-continue", "Where you stopped"),
     ("Followed", "opds2-followed", "The manga you follow"),
     ("Collections", "opds2-collections", "A shelf per collection"),
+    ("Read lists", "opds2-readlists", "A shelf per read list, its chapters in order"),
     ("By genre", "opds2-genres", "The library by genre"),
     ("By tag", "opds2-tags", "The library by tag, the chapters' tags too"),
 )

@@ -1,7 +1,7 @@
 """/opds/: an OPDS 1.2 catalog with Page Streaming (docs/apps.md). Navigation feeds (by title,
-recently added, continue reading, followed, collections (collection_views.py), by genre, by tag), an
-acquisition feed per manga with a CBZ per chapter and a page stream, OpenSearch. Same credentials as
-/komga/ (Basic, an API key), no cookies."""
+recently added, continue reading, followed, collections (collection_views.py), read lists
+(readlist_views.py), by genre, by tag), an acquisition feed per manga with a CBZ per chapter and a
+page stream, OpenSearch. Same credentials as /komga/ (Basic, an API key), no cookies."""
 import inspect
 from urllib.parse import quote, urlencode
 
@@ -48,6 +48,7 @@ def root(request):
             ("continue", "Continue reading", "opds-continue", "Where you stopped"),
             ("followed", "Followed", "opds-followed", "The manga you follow"),
             ("collections", "Collections", "opds-collections", "A shelf per collection"),
+            ("readlists", "Read lists", "opds-readlists", "A shelf per read list, its chapters in order"),
             ("genres", "By genre", "opds-genres", "The library by genre"),
             ("tags", "By tag", "opds-tags", "The library by tag, the chapters' tags too")):
         entry = doc.entry(entry_id=f"urn:mangacircus:{key}", title=title, updated=_latest(rows), content=text)
@@ -185,35 +186,39 @@ def manga(request, sid):
     user = request.account["name"]
     found = manga_or_404(user, sid)
     entries = progress.manga_progress(user, found.name)
-    downloads = serverprefs.downloads_allowed()
     doc = _new_feed(request, f"series:{sid}", found.title, feed.ACQUISITION, dto.dt(found.updated))
     feed.link(doc.root, "up", reverse("opds-series"), feed.NAVIGATION)
-    description, language = dto.text(found.meta, "description"), dto.text(found.meta, "language")
-    genres = dto.genres(found)
+    downloads = serverprefs.downloads_allowed()
     for chapter in found.chapters():
-        bid = ids.book_id(found.name, chapter.id)
-        entry_state = entries.get(chapter.id)
-        version = state.chosen_version(user, found, chapter, entry_state)
-        pages_line = f"{version.page_count} pages · {version.name}"
-        # the description first: Readium's converter (Thorium) takes the content for it
-        entry = doc.entry(entry_id=f"urn:mangacircus:book:{bid}", title=dto.chapter_title(found, chapter),
-                          updated=dto.dt(found.updated), authors=dto.strings(found.meta, "authors"),
-                          content="\n\n".join(filter(None, [description, pages_line])),
-                          categories=genres, language=language)
-        if downloads:
-            feed.link(entry, feed.REL_ACQUISITION, reverse("opds-file", args=[bid]), feed.CBZ)
-        kind, convert = pages.stream_type(version)
-        stream = feed.link(entry, feed.REL_STREAM, reverse("opds-page", args=[bid, 0]).removesuffix("0")
-                           + "{pageNumber}?maxWidth={maxWidth}" + ("&type=jpeg" if convert else ""), kind)
-        stream.set(f"{{{feed.PSE}}}count", str(version.page_count))
-        if entry_state:
-            stream.set(f"{{{feed.PSE}}}lastRead", str(state.page_of(entry_state, version) - 1))
-            stream.set(f"{{{feed.PSE}}}lastReadDate", dto.dt(entry_state.get("t")))
-        if found.cover:
-            cover = reverse("opds-thumbnail", args=[sid])
-            feed.link(entry, feed.REL_IMAGE, cover, "image/webp")
-            feed.link(entry, feed.REL_THUMBNAIL, cover, "image/webp")
+        chapter_entry(doc, user, found, chapter, entries.get(chapter.id), downloads)
     return _xml(doc.bytes(), feed.ACQUISITION)
+
+
+def chapter_entry(doc, user, manga, chapter, entry_state, downloads, title=None):
+    """A chapter's acquisition entry: its CBZ (when `downloads`), its page stream, the cover."""
+    sid, bid = ids.series_id(manga.name), ids.book_id(manga.name, chapter.id)
+    version = state.chosen_version(user, manga, chapter, entry_state)
+    pages_line = f"{version.page_count} pages · {version.name}"
+    description = dto.text(manga.meta, "description")
+    # the description first: Readium's converter (Thorium) takes the content for it
+    entry = doc.entry(entry_id=f"urn:mangacircus:book:{bid}", title=title or dto.chapter_title(manga, chapter),
+                      updated=dto.dt(manga.updated), authors=dto.strings(manga.meta, "authors"),
+                      content="\n\n".join(filter(None, [description, pages_line])),
+                      categories=dto.genres(manga), language=dto.text(manga.meta, "language"))
+    if downloads:
+        feed.link(entry, feed.REL_ACQUISITION, reverse("opds-file", args=[bid]), feed.CBZ)
+    kind, convert = pages.stream_type(version)
+    stream = feed.link(entry, feed.REL_STREAM, reverse("opds-page", args=[bid, 0]).removesuffix("0")
+                       + "{pageNumber}?maxWidth={maxWidth}" + ("&type=jpeg" if convert else ""), kind)
+    stream.set(f"{{{feed.PSE}}}count", str(version.page_count))
+    if entry_state:
+        stream.set(f"{{{feed.PSE}}}lastRead", str(state.page_of(entry_state, version) - 1))
+        stream.set(f"{{{feed.PSE}}}lastReadDate", dto.dt(entry_state.get("t")))
+    if manga.cover:
+        cover = reverse("opds-thumbnail", args=[sid])
+        feed.link(entry, feed.REL_IMAGE, cover, "image/webp")
+        feed.link(entry, feed.REL_THUMBNAIL, cover, "image/webp")
+    return entry
 
 
 @app_view(cookies=False)

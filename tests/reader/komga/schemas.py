@@ -115,3 +115,5 @@ TACHIYOMI = {"booksCount": int, "booksReadCount": int, "booksUnreadCount": int, 
              "lastReadContinuousNumberSort": NUM, "maxNumberSort": NUM}
 COLLECTION = {"id": str, "name": str, "ordered": bool, "seriesIds": [str], "createdDate": DT,
               "lastModifiedDate": DT, "filtered": bool}
+READLIST = {"id": str, "name": str, "summary": str, "ordered": bool, "bookIds": [str], "createdDate": DT,
+            "lastModifiedDate": DT, "filtered": bool}

@@ -59,7 +59,7 @@ def parse(opds, path, kind):
 def test_the_root_is_a_navigation_feed_of_every_way_in(opds):
     feed = parse(opds, "/opds/", NAVIGATION)
     assert [e.title for e in feed.entries] == ["Library", "Recently added", "Continue reading", "Followed",
-                                           "Collections", "By genre", "By tag"]
+                                           "Collections", "Read lists", "By genre", "By tag"]
     for entry in feed.entries:
         (link,) = entry.links
         assert link["rel"] == "subsection" and link["type"] == NAVIGATION
@@ -77,6 +77,25 @@ def test_each_collection_is_a_shelf_in_its_order(server, admin, opds):
     shelf = parse(opds, link["href"], NAVIGATION)
     assert [e.title for e in shelf.entries] == ["Moon Garden", "Filler 03", "Long Scroll"]
     status, _, _ = server.client().send("GET", "/opds/collections/c" + "z" * 20,
+                                        headers={"Authorization": basic("reader")})
+    assert status == 404
+
+
+def test_each_read_list_is_an_acquisition_feed_of_its_chapters_in_order(server, admin, opds):
+    made = admin.post("/api/readlists", {"name": "Event", "summary": "Across",
+                                         "items": [{"m": "Long Scroll"}, {"m": "Moon Garden", "c": "1/1"}]})[2]
+    admin.post("/api/readlists", {"name": "Mine alone", "shared": False, "items": [{"m": "Moon Garden"}]})
+    shelves = parse(opds, "/opds/readlists", NAVIGATION)
+    assert [(e.title, e.content[0].value) for e in shelves.entries] == [("Event", "Across")]  # not the private one
+    links = {link["rel"]: link for link in shelves.entries[0].links}
+    assert links["subsection"]["type"] == ACQUISITION
+    assert links["subsection"]["href"].endswith(f"/opds/readlists/{made['id']}")
+    shelf = parse(opds, links["subsection"]["href"], ACQUISITION)
+    assert [e.title for e in shelf.entries] == ["Long Scroll · Ch. 1: Start", "Moon Garden · Ch. 1: Seeds"]
+    assert {link["rel"]: link["href"] for link in shelf.feed.links}["up"] == "/opds/readlists"
+    for entry in shelf.entries:
+        assert {link["rel"] for link in entry.links} >= {PSE, "http://opds-spec.org/acquisition"}
+    status, _, _ = server.client().send("GET", "/opds/readlists/r" + "z" * 20,
                                         headers={"Authorization": basic("reader")})
     assert status == 404
 

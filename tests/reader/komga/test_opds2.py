@@ -25,7 +25,8 @@ OPDS2 = "application/opds+json"
 DIVINA = "application/divina+json"
 ACQUISITION = "http://opds-spec.org/acquisition"
 MIXED = "Mixed Pages"
-SHELVES = ["Library", "Recently added", "Continue reading", "Followed", "Collections", "By genre", "By tag"]
+SHELVES = ["Library", "Recently added", "Continue reading", "Followed", "Collections", "Read lists", "By genre",
+           "By tag"]
 
 
 @pytest.fixture
@@ -218,6 +219,20 @@ def test_each_collection_is_a_shelf_in_its_order(server, opds, admin):
     assert shelves["navigation"][0]["href"] == f"/opds/v2/collections/{made['id']}"
     assert titles(feed(opds, shelves["navigation"][0]["href"])["navigation"]) == [MIXED, "Moon Garden"]
     opds("/opds/v2/collections/c" + "z" * 20, status=404)
+
+
+def test_each_read_list_is_a_shelf_of_its_chapters_in_order(server, opds, admin):
+    made = admin.post("/api/readlists", {"name": "Event", "items": [{"m": MIXED}, {"m": "Moon Garden", "c": "1/2"}]})[2]
+    admin.post("/api/readlists", {"name": "Mine alone", "shared": False, "items": [{"m": "Moon Garden"}]})
+    shelves = feed(opds, "/opds/v2/readlists")
+    assert [(n["title"], n["properties"]["numberOfItems"]) for n in shelves["navigation"]] == [("Event", 2)]
+    assert shelves["navigation"][0]["href"] == f"/opds/v2/readlists/{made['id']}"
+    shelf = feed(opds, shelves["navigation"][0]["href"])
+    assert titles(shelf["publications"]) == [f"{MIXED} · Ch. 1", "Moon Garden · Ch. 2: Roots"]
+    assert [p["metadata"]["belongsTo"]["series"][0] for p in shelf["publications"]] == [
+        {"name": MIXED, "position": 1}, {"name": "Moon Garden", "position": 2}]
+    manifest(opds, shelf["publications"][1]["links"][0]["href"])
+    opds("/opds/v2/readlists/r" + "z" * 20, status=404)
 
 
 def test_a_manga_hidden_from_a_user_is_nowhere_in_their_catalog(server, opds, admin):

@@ -46,7 +46,8 @@ def r2(real_server, admin):
 def test_readium_reads_the_shelves_groups_and_search_link(r2):
     root = r2("/opds/v2/")["/opds/v2/"]
     assert [n["title"] for n in root["navigation"]] == [
-        "Library", "Recently added", "Continue reading", "Followed", "Collections", "By genre", "By tag"]
+        "Library", "Recently added", "Continue reading", "Followed", "Collections", "Read lists", "By genre",
+        "By tag"]
     search = next(link for link in root["links"] if link["rel"] == ["search"] or link["rel"] == "search")
     assert search["href"] == "/opds/v2/search{?query}" and search["templated"] is True
     (group,) = root["groups"]
@@ -72,6 +73,18 @@ def test_readium_reads_a_chapter_and_its_divina_manifest_page_by_page(r2):
         ("image/png", 70, 100), ("image/webp", 72, 104)]
     assert all(p["href"].startswith("/opds/books/") for p in doc["readingOrder"])
 
+
+
+def test_readium_reads_a_read_list_shelf_of_publications(r2, real_server, admin):
+    made = admin.post("/api/readlists", {"name": "Event", "items": [{"m": "Long Scroll"}, {"m": MIXED}]})[2]
+    shelves = r2("/opds/v2/readlists")["/opds/v2/readlists"]
+    assert [(n["title"], n["href"], n["properties"]["numberOfItems"]) for n in shelves["navigation"]] == [
+        ("Event", f"/opds/v2/readlists/{made['id']}", 2)]
+    path = shelves["navigation"][0]["href"]
+    publications = r2(path)[path]["publications"]
+    assert [p["metadata"]["title"] for p in publications] == ["Long Scroll · Ch. 1: Start", f"{MIXED} · Ch. 1"]
+    href = publications[1]["links"][0]["href"]
+    assert [p["type"] for p in r2(href)[href]["readingOrder"]] == ["image/png", "image/webp"]
 
 
 def test_readium_keeps_a_vertical_strips_scrolled_layout(r2):

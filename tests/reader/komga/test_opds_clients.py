@@ -68,6 +68,7 @@ def opds(real_server, admin):
 
     get.clients = clients
     get.url = real_server.url
+    get.admin = admin
     return get
 
 
@@ -187,15 +188,37 @@ def test_manga_are_navigation_and_chapters_publications_with_their_metadata(opds
     assert all(e.navigation_url and not e.acquisition_links and not e.authors for e in listing.entries)
 
 
+def test_the_clients_read_a_read_list_as_a_navigation_shelf_of_acquisition_feeds(opds):
+    made = opds.admin.post("/api/readlists", {"name": "Event", "summary": "Across",
+                                              "items": [{"m": MIXED}, {"m": "Moon Garden", "c": "1/1"}]})[2]
+    shelf = f"/opds/readlists/{made['id']}"
+    found = opds.clients("/opds/", "/opds/readlists", shelf)
+    assert navigation(found["/opds/"]["r2"])["Read lists"] == "/opds/readlists"
+    shelves = found["/opds/readlists"]
+    assert navigation(shelves["r2"]) == {"Event": shelf} and shelves["parser"]["_class"] == "NavigationFeed"
+    listed = found[shelf]
+    assert "navigation" not in listed["r2"] and listed["parser"]["_class"] == "AcquisitionFeed"
+    assert [p["metadata"]["title"] for p in listed["r2"]["publications"]] == [
+        f"{MIXED} · Ch. 1", "Moon Garden · Ch. 1: Seeds"]
+    assert [e["pse"] for e in listed["parser"]["entries"]] == [[{"type": "image/jpeg", "count": 3}],
+                                                              [{"type": "image/png", "count": 2}]]
+    feed = _comiccatcher(opds, shelf)
+    assert [p.metadata.title for p in feed.publications] == [f"{MIXED} · Ch. 1", "Moon Garden · Ch. 1: Seeds"]
+    status, _, body = opds("/opds/readlists")
+    (entry,) = parse_opds_feed(body.decode(), opds.url + "/opds/readlists").entries
+    assert entry.title == "Event" and entry.navigation_url.endswith(shelf) and not entry.acquisition_links
+
+
 def test_every_feed_is_valid_opds_1_2_but_for_the_page_stream_template(opds, tmp_path):
     """Item 8: jing with the OPDS 1.2 RelaxNG schema (corrected, opds-schema/README.md): no error
     but one per Page Streaming link, whose href is the {pageNumber} template."""
     jing = shutil.which("jing")
     assert jing, "jing is needed for the OPDS schema validation: apt-get install jing (scripts/test installs it)"
     moon, mixed = _manga_href(opds, "Moon Garden"), _manga_href(opds, MIXED)
+    listed = opds.admin.post("/api/readlists", {"name": "Event", "items": [{"m": MIXED}]})[2]
     paths = ["/opds/", "/opds/series", "/opds/recent", "/opds/continue", "/opds/followed", "/opds/genres",
              "/opds/genres/Mystery", "/opds/tags", "/opds/tags/A/B", "/opds/tags/C%23", "/opds/search?q=moon",
-             moon, mixed]
+             "/opds/readlists", f"/opds/readlists/{listed['id']}", moon, mixed]
     expected_templates = 0
     files = []
     for n, path in enumerate(paths):
@@ -204,7 +227,7 @@ def test_every_feed_is_valid_opds_1_2_but_for_the_page_stream_template(opds, tmp
         files.append(tmp_path / f"{n:02d}.xml")
         files[-1].write_bytes(body)
         expected_templates += body.count(b"{pageNumber}")
-    assert expected_templates == 3  # Moon Garden's two chapters, Mixed Pages' one
+    assert expected_templates == 4  # Moon Garden's two chapters, Mixed Pages' one, in its feed and the list's
     done = subprocess.run([jing, "-c", str(SCHEMA), *map(str, files)], capture_output=True, text=True, timeout=120)
     errors = [line for line in done.stdout.splitlines() if ": error: " in line]
     assert all(line.endswith('value of attribute "href" is invalid') for line in errors), errors
