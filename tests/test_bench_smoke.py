@@ -50,7 +50,7 @@ SECTIONS = {
     "apps": (["/komga/ books?unpaged, 1,000 chapters", "/komga/ page image, 16 clients",
               "/komga/ page, Basic on every request"], ("≥ 0.9× /lib/", "≤ 1.2× cookie")),
     "backup": (["backup run, 1 MB db + 0.2 MB catalog", "POST /api/progress p99, 50/s, backups"], ("≤ 2× no backup",)),
-    "peering": (["peer transfer, 200-page chapter, pacing 0"], ("≥ 0.2× /lib/",)),
+    "peering": (["peer transfer, 200-page chapter, pacing 0"], ("≥ 0.5× /lib/",)),
     "import": (["Komga import, 10,000 progress rows"], ("≤ 10 s",)),
 }
 
