@@ -22,7 +22,7 @@ server, personas = matrix.server, matrix.personas
 
 APP_ROUTES = ("/komga/", "/opds/")
 PEER_SECRET = "matrix-accepted-secret-0123456789abcdef"
-NAMED_ONCE = {"/komga/api/v1/collections"}  # a name may be taken once: each credential makes its own
+NAMED_ONCE = {"/komga/api/v1/collections", "/komga/api/v1/readlists"}  # a name is taken once: each makes its own
 PEER_ANSWERS = {"/api/peer/catalog": 200}  # the peer shares nothing: its catalog is empty, a page is not there
 
 
