@@ -1,7 +1,8 @@
 """/komga/api/v1/tags…, /authors… and /api/v2/authors…: the tag and author lists the apps fill
 their filters with, for the whole library or one series, as Komga's referential controllers answer
-them. Collections and read lists: MangaCircus has none, so a list scoped to one is empty."""
+them, for the whole library, one series, a collection's series or the series of a read list's books."""
 from mangacircus.errors import NotFound
+from reader import collections, readlists
 
 from . import dto, ids, lists
 from .auth import app_view
@@ -15,7 +16,8 @@ def _distinct(values):
 def _scope(request, order):
     """The [(manga, entries)] the request's filter names, the first of `order` that is given
     winning, as in Komga: library_id (this library or nothing), collection_id and readlist_id
-    (nothing), series_id (those series; one the user cannot see is a 404)."""
+    (their series the user sees; one they cannot see is nothing), series_id (those series; one the
+    user cannot see is a 404)."""
     user = request.account["name"]
     for name in order:
         wanted = lists.values(request, name)
@@ -24,13 +26,28 @@ def _scope(request, order):
         if name == "library_id":
             return visible_series(user) if ids.LIBRARY_ID in wanted else []
         if name in ("collection_id", "readlist_id"):
-            return []
+            names = _listed(request.account, name, wanted)
+            return [(m, e) for m, e in visible_series(user) if m.name in names]
         found = {ids.series_id(m.name): (m, e) for m, e in visible_series(user)}
         missing = [s for s in wanted if s not in found]
         if missing:
             raise NotFound(f"no series {missing[0]}")
         return [found[s] for s in dict.fromkeys(wanted)]
     return visible_series(user)
+
+
+def _listed(account, kind, wanted):
+    """The manga names of the collections (or read lists) with these ids that the account sees."""
+    names = set()
+    for key in wanted:
+        try:
+            if kind == "collection_id":
+                names |= set(collections.get(account, key)["members"])
+            else:
+                names |= {m for m, _c in readlists.get(account, key)["items"]}
+        except NotFound:
+            continue
+    return names
 
 
 V1_ORDER = ("library_id", "collection_id", "series_id")

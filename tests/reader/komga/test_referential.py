@@ -90,3 +90,17 @@ def test_books_sort_by_release_date_and_undated_books_are_in_no_period(site, mon
     assert [t for _, t, _ in titles("/api/v1/books/list", recent)] == ["Ch. 1: Seeds"]
     older = {"releaseDate": {"operator": "isNotInTheLast", "duration": "P30D"}}
     assert [t for _, t, _ in titles("/api/v1/books/list", older)] == ["Ch. 2: Roots"]
+
+
+def test_tags_and_authors_of_a_collection_and_of_a_read_list(site, server):
+    app, _ = site
+    admin = server.client().login("admin")
+    c = admin.post("/api/collections", {"name": "Only the garden", "members": ["Moon Garden"]})[2]
+    r = admin.post("/api/readlists", {"name": "Scroll", "items": [{"m": "Long Scroll"}]})[2]
+    assert get(app, f"/api/v1/tags?collection_id={c['id']}") == ["colour", "garden"]
+    assert get(app, f"/api/v1/tags/series?collection_id={c['id']}") == ["garden"]
+    assert get(app, f"/api/v2/authors?collection_id={c['id']}")["content"] == [
+        {"name": "A. Writer", "role": "writer"}, {"name": "B. Artist", "role": "penciller"}]
+    assert get(app, f"/api/v2/authors?readlist_id={r['id']}")["content"] == [{"name": "C. Other", "role": "writer"}]
+    assert get(app, f"/api/v1/tags/book?readlist_id={r['id']}") == []
+    assert get(app, "/api/v2/authors?readlist_id=rnothere")["totalElements"] == 0
