@@ -39,3 +39,13 @@ def test_it_rejects_bad_values_naming_the_key(admin, body, named):
 
 def test_it_requires_a_session(guest):
     assert guest.post("/api/settings", {"adapt": False})[0] == 401
+
+
+def test_the_merged_settings_never_change_the_defaults():
+    from reader import prefs
+
+    merged = prefs.merged_settings({"zoom": {"page": 2}, "startMode": "page"})
+    merged["zoom"]["flow"] = 3
+    assert prefs.DEFAULT_SETTINGS["zoom"] == {"flow": 1, "page": 1, "book": 1, "strip": 1}
+    assert (merged["zoom"]["page"], merged["startMode"]) == (2, "page")
+    assert prefs.merged_settings(None) == prefs.DEFAULT_SETTINGS
