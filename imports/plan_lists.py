@@ -86,17 +86,28 @@ def _renamed(name, kind):
     return f"{name} ({kind.capitalize()})"
 
 
+def _found(plan, library, wanted, account_of, what):
+    """(account here, Manga) of a rating or want-to-read entry, or None after its "not found" line."""
+    user = account_of.get(wanted["user"])
+    label = series_label(wanted["series"])
+    manga = find_manga(library, wanted["series"]) if user else None
+    if user is None:
+        plan.line("not_found", what, "", "its user is not in the database")
+    elif manga is None or not _seen_by(user)(manga.name):
+        plan.line("not_found", what, "", f"no manga named {label}" + (f" that {user} may see" if manga else ""))
+    else:
+        return user, manga
+    return None
+
+
 def plan_ratings(plan, library, source, account_of):
     for wanted in source.ratings:
-        user = account_of.get(wanted["user"])
-        label = series_label(wanted["series"])
-        what = f"rating: {label}"
-        manga = find_manga(library, wanted["series"]) if user else None
-        if user is None:
-            plan.line("not_found", what, "", "its user is not in the database")
-        elif manga is None or not _seen_by(user)(manga.name):
-            plan.line("not_found", what, "", f"no manga named {label}" + (f" that {user} may see" if manga else ""))
-        elif users.exists(user) and ratings.rating(user, manga.name)["mine"]:
+        what = f"rating: {series_label(wanted['series'])}"
+        found = _found(plan, library, wanted, account_of, what)
+        if found is None:
+            continue
+        user, manga = found
+        if users.exists(user) and ratings.rating(user, manga.name)["mine"]:
             plan.counts["unchanged"] += 1  # a rating given here is kept
         elif (user, manga.name) not in {(u, m) for u, m, _ in plan.ratings}:
             plan.ratings.append((user, manga.name, wanted["stars"]))
@@ -105,15 +116,12 @@ def plan_ratings(plan, library, source, account_of):
 
 def plan_wants(plan, library, source, account_of):
     for wanted in source.wants:
-        user = account_of.get(wanted["user"])
-        label = series_label(wanted["series"])
-        what = f"want to read: {label}"
-        manga = find_manga(library, wanted["series"]) if user else None
-        if user is None:
-            plan.line("not_found", what, "", "its user is not in the database")
-        elif manga is None or not _seen_by(user)(manga.name):
-            plan.line("not_found", what, "", f"no manga named {label}" + (f" that {user} may see" if manga else ""))
-        elif (users.exists(user) and wanttoread.wants(user, manga.name)) or (user, manga.name) in plan.wants:
+        what = f"want to read: {series_label(wanted['series'])}"
+        found = _found(plan, library, wanted, account_of, what)
+        if found is None:
+            continue
+        user, manga = found
+        if (users.exists(user) and wanttoread.wants(user, manga.name)) or (user, manga.name) in plan.wants:
             plan.counts["unchanged"] += 1
         else:
             plan.wants.append((user, manga.name))

@@ -9,7 +9,9 @@ import pytest
 from imports import kavita
 from tests.support.pages import wait_for_library
 
+from . import support
 from .kavita_db import standard
+from .support import db_json, lines
 from .test_import_command import manage
 
 
@@ -23,20 +25,7 @@ def kavita_db(tmp_path):
 
 
 def plan_of(admin, path, apply=False, **more):
-    status, _, body = admin.post("/api/admin/import", {"source": "kavita", "path": str(path), "apply": apply, **more})
-    assert status == 200, body
-    return body
-
-
-def lines(plan, key):
-    return {(item["what"], item["target"], item["reason"]) for item in plan[key]}
-
-
-def db_json(server):
-    from mangacircus import db
-
-    db.flush_now()
-    return json.loads((server.data / "db.json").read_text())
+    return support.plan_of(admin, "kavita", path, apply, **more)
 
 
 def test_the_source_holds_users_progress_ratings_wants_and_collections_as_kavita_has_them(kavita_db):

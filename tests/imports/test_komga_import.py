@@ -1,27 +1,16 @@
 """Settings → Admin → Import of a Komga database: the dry run changes nothing and says what will be
 matched, created and not found, with reasons; the import backs up first and writes through the
 owners; a second import changes nothing."""
-import json
 
 from tests.conftest import PASSWORD
 from tests.support.pages import wait_for_library
 
+from . import support
+from .support import db_json, lines
+
 
 def plan_of(admin, path, apply=False, **more):
-    status, _, body = admin.post("/api/admin/import", {"source": "komga", "path": str(path), "apply": apply, **more})
-    assert status == 200, body
-    return body
-
-
-def lines(plan, key):
-    return {(item["what"], item["target"], item["reason"]) for item in plan[key]}
-
-
-def db_json(server):
-    from mangacircus import db
-
-    db.flush_now()
-    return json.loads((server.data / "db.json").read_text())
+    return support.plan_of(admin, "komga", path, apply, **more)
 
 
 def test_the_dry_run_lists_what_is_matched_created_and_not_found_and_changes_nothing(server, admin, komga_db):
