@@ -14,10 +14,15 @@ def import_page(request):
 
 @api(auth="admin", methods=("POST",))
 def import_api(request):
-    """{source, path, names: {user there: account here}, into (a Mihon backup's account), apply: bool}."""
+    """{source, path, names: {user there: account here}, into (a Mihon backup's account), apply: bool};
+    or for a running Komga, {source: "komga", url, login, password} in place of path."""
     d = request.data
-    return actions.run({"source": text_field(d, "source", max_length=20),
-                        "path": text_field(d, "path", max_length=4096),
+    if d.get("url") is not None:
+        remote = {"url": text_field(d, "url", max_length=2048), "login": text_field(d, "login", max_length=320),
+                  "password": text_field(d, "password", max_length=1024)}
+    else:
+        remote = {"path": text_field(d, "path", max_length=4096)}
+    return actions.run({"source": text_field(d, "source", max_length=20), **remote,
                         "names": field(d, "names", dict, required=False, default={}),
                         "into": text_field(d, "into", required=False, max_length=64),
                         "apply": field(d, "apply", bool, required=False, default=False)})

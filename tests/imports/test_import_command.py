@@ -14,8 +14,8 @@ from tests.support.pages import wait_for_library
 pytestmark = pytest.mark.process
 
 
-def manage(data_dir, library_dir, *args):
-    env = {**os.environ, "DATA": str(data_dir), "LIBRARY": str(library_dir), "SCRYPT_LOG_N": "10"}
+def manage(data_dir, library_dir, *args, env=None):
+    env = {**os.environ, "DATA": str(data_dir), "LIBRARY": str(library_dir), "SCRYPT_LOG_N": "10", **(env or {})}
     env.pop("BACKUP", None)
     return subprocess.run([sys.executable, "manage.py", "import", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
@@ -95,3 +95,21 @@ def test_a_mihon_backup_into_one_account_dry_run_then_import_then_again(data_dir
     assert "Nothing was changed: everything is already here." in again.stdout
     refused = manage(data_dir, library_dir, "mihon", "--backup", str(data_dir / "db.json"), "--into", "mia")
     assert refused.returncode != 0 and "is not a Mihon backup" in refused.stderr
+
+
+def test_a_running_komga_through_its_api_with_the_password_from_the_environment(data_dir, library_dir):
+    from .komga_rest import PASSWORD, USER, KomgaRest
+
+    komga = KomgaRest()
+    try:
+        args = ("komga", "--url", komga.url, "--login", USER)
+        asked = manage(data_dir, library_dir, *args)  # no terminal to ask on, no KOMGA_PASSWORD
+        assert asked.returncode != 0 and "give the Komga password in KOMGA_PASSWORD" in asked.stderr
+        done = manage(data_dir, library_dir, *args, "--apply", env={"KOMGA_PASSWORD": PASSWORD})
+        assert done.returncode == 0, done.stderr
+        assert f"Import from komga ({komga.url}):" in done.stdout and PASSWORD not in done.stdout + done.stderr
+        assert json.loads((data_dir / "db.json").read_text())["progress"]["alice"]["Moon Garden"]["1/1"]["done"]
+        missing = manage(data_dir, library_dir, "komga", "--url", komga.url)
+        assert missing.returncode != 0 and "--url needs --login" in missing.stderr
+    finally:
+        komga.stop()

@@ -1,6 +1,11 @@
-"""`manage.py import komga --db PATH [--user THERE=HERE …] [--apply]`, the same with `kavita`, and
+"""`manage.py import komga --db PATH | --url URL --login E-MAIL [--user THERE=HERE …] [--apply]`,
+`manage.py import kavita --db PATH [--user THERE=HERE …] [--apply]` and
 `manage.py import mihon --backup PATH --into NAME [--apply]` (docs/import.md): the dry run,
 or with --apply the import, through the running reader when there is one (data/ has one writer)."""
+import getpass
+import os
+import sys
+
 from django.core.management.base import BaseCommand, CommandError
 
 from imports import actions, report
@@ -14,7 +19,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="source", required=True)
         komga = sub.add_parser("komga", help="a Komga server's database.sqlite (read, never written)")
-        komga.add_argument("--db", required=True, metavar="PATH", help="Komga's database.sqlite")
+        where = komga.add_mutually_exclusive_group(required=True)
+        where.add_argument("--db", metavar="PATH", help="Komga's database.sqlite")
+        where.add_argument("--url", metavar="URL", help="a running Komga server, read through its REST API as "
+                           "--login (its password from KOMGA_PASSWORD, else asked)")
+        komga.add_argument("--login", metavar="E-MAIL", help="with --url: the Komga user to sign in as")
         kavita = sub.add_parser("kavita", help="a Kavita server's kavita.db (read, never written)")
         kavita.add_argument("--db", required=True, metavar="PATH", help="Kavita's kavita.db")
         tachi = sub.add_parser("mihon", help="a Mihon or Tachiyomi backup (.tachibk, .proto.gz)")
@@ -35,6 +44,14 @@ class Command(BaseCommand):
             names[there] = here
         payload = {"source": source, "path": options.get("db") or options.get("backup"), "names": names,
                    "into": options.get("into"), "apply": options["apply"]}
+        if options.get("url"):
+            if not options.get("login"):
+                raise CommandError("--url needs --login: the Komga user (e-mail) to sign in as")
+            password = os.environ.get("KOMGA_PASSWORD") or (getpass.getpass(f"Komga password of {options['login']}: ")
+                                                           if sys.stdin.isatty() else "")
+            if not password:
+                raise CommandError("give the Komga password in KOMGA_PASSWORD (or run this on a terminal to be asked)")
+            payload.update(url=options["url"], login=options["login"], password=password)
         try:
             result = actions.through_reader(payload)
         except (localadmin.LocalAdminError, DomainError) as e:
