@@ -2,6 +2,8 @@
 the browser would replace with its own (mangacircus/middleware.py ErrorPageMiddleware)."""
 import pytest
 
+from tests.support.pages import wait_for_library
+
 
 def test_it_shows_the_styled_page_for_a_get_on_a_post_only_page(server, admin, reader_user):
     status, headers, html = admin.get("/settings/admin/users/reader/")
@@ -47,6 +49,7 @@ def test_it_answers_an_address_over_8_kb_with_the_styled_414(server, admin):
 def test_a_real_server_takes_a_5_kb_address_and_answers_a_longer_one_itself(real_server):
     """gunicorn answered any request line over 4 KB with its bare "Request Line is too large"."""
     client = real_server.client().signup("admin", "correct horse")
+    wait_for_library(client, 2)  # an empty library says so instead of "No manga match"
     status, _, html = client.get("/?q=" + "x" * 5000)
     assert status == 200 and "No manga match “".encode() + b"x" * 200 in html  # the search, cut at 200
     status, _, data = client.get("/api/library?q=" + "x" * 5000)
