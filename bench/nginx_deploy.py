@@ -6,7 +6,6 @@ foreground with its pid, logs and temporary files in a temporary folder. Used by
 tests (tests/library/test_signed_links.py) and by `python -m bench`.
 """
 import os
-import pwd
 import shutil
 import signal
 import socket
@@ -19,7 +18,7 @@ from ops import nginx
 
 from .server import free_port
 
-NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
+NGINX = nginx.binary()
 
 MAIN = """\
 {user}worker_processes 1;
@@ -52,7 +51,7 @@ class NginxProcess:
     def __init__(self, prefix, cpus=None):
         self.tmp = Path(tempfile.mkdtemp(prefix=prefix))
         self.port = free_port()
-        self.user = f"user {pwd.getpwuid(os.geteuid()).pw_name};\n" if os.geteuid() == 0 else ""
+        self.user = nginx.user_line()
         self.cpus = cpus
         self.proc = None
 

@@ -45,7 +45,12 @@ def validate(data: dict[str, Any]) -> None:
 
 def forget_user(name: str) -> None:
     """events.user_deleted (under db.lock())."""
-    section = db.section("collections")
+    forget_owner(db.section("collections"), name)
+
+
+def forget_owner(section: dict[str, Any], name: str) -> None:
+    """A deleted owner's shared items go to the admins (owner None), their private ones with them
+    (collections, and read lists: reader/readlists.py)."""
     for cid, item in list(section.items()):
         if item.get("owner") == name:
             if item.get("shared"):
@@ -63,7 +68,7 @@ def on_moved(moves: list[Move]) -> None:
             item["cover"] = renamed[item["cover"]]
 
 
-def _sees(account: Account, item: dict[str, Any]) -> bool:
+def sees(account: Account, item: dict[str, Any]) -> bool:
     return bool(item.get("shared")) or item.get("owner") == account["name"]
 
 
@@ -78,7 +83,7 @@ def _copy(item: dict[str, Any]) -> dict[str, Any]:
 def visible(account: Account) -> list[dict[str, Any]]:
     """Copies of the collections the account sees, by name (members unfiltered: see `members`)."""
     with db.lock():
-        found = [_copy(i) for i in db.section("collections").values() if _sees(account, i)]
+        found = [_copy(i) for i in db.section("collections").values() if sees(account, i)]
     return sorted(found, key=lambda i: (i["name"].casefold(), i["id"]))
 
 
@@ -86,7 +91,7 @@ def get(account: Account, cid: str) -> dict[str, Any]:
     """A copy of one collection the account sees, or NotFound (one it may not see reads as missing)."""
     with db.lock():
         item = db.section("collections").get(cid) if isinstance(cid, str) else None
-        if item is None or not _sees(account, item):
+        if item is None or not sees(account, item):
             raise NotFound(f"no collection with id {cid}")
         return _copy(item)
 
@@ -122,7 +127,7 @@ def check_text(value: Any, field: str, limit: int, *, empty: bool) -> str:
 
 def _check_name(account: Account, name: str, but: str | None = None) -> None:
     for item in db.section("collections").values():
-        if item["id"] != but and _sees(account, item) and item["name"].casefold() == name.casefold():
+        if item["id"] != but and sees(account, item) and item["name"].casefold() == name.casefold():
             raise Invalid(f"a collection named {item['name']} exists already")
 
 
@@ -194,7 +199,7 @@ def import_many(items: list[dict[str, Any]]) -> int:
 
 def _editable(account: Account, cid: str) -> dict[str, Any]:
     item = db.section("collections").get(cid) if isinstance(cid, str) else None
-    if item is None or not _sees(account, item):
+    if item is None or not sees(account, item):
         raise NotFound(f"no collection with id {cid}")
     if not can_edit(account, item):
         raise Forbidden("only its owner (or an admin, when it is shared) changes this collection")

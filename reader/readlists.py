@@ -21,7 +21,7 @@ from mangacircus.errors import Forbidden, Invalid, NotFound
 from mangacircus.moves import Move
 
 from . import access
-from .collections import Account, check_text
+from .collections import Account, can_edit, check_text, forget_owner, sees
 
 MAX_LISTS = 2000  # in the whole server
 MAX_ITEMS = 10_000
@@ -46,13 +46,7 @@ def validate(data: dict[str, Any]) -> None:
 
 def forget_user(name: str) -> None:
     """events.user_deleted (under db.lock()): shared lists go to the admins, private ones with their owner."""
-    section = db.section("readlists")
-    for rid, item in list(section.items()):
-        if item.get("owner") == name:
-            if item.get("shared"):
-                item["owner"] = None
-            else:
-                del section[rid]
+    forget_owner(db.section("readlists"), name)
 
 
 def on_moved(moves: list[Move]) -> None:
@@ -66,14 +60,6 @@ def on_moved(moves: list[Move]) -> None:
         item["items"] = [list(i) for i in dict.fromkeys(map(tuple, moved))]
 
 
-def _sees(account: Account, item: dict[str, Any]) -> bool:
-    return bool(item.get("shared")) or item.get("owner") == account["name"]
-
-
-def can_edit(account: Account, item: dict[str, Any]) -> bool:
-    return item.get("owner") == account["name"] or bool(account.get("admin") and item.get("shared"))
-
-
 def _copy(item: dict[str, Any]) -> dict[str, Any]:
     return {**item, "items": [list(i) for i in item["items"]]}
 
@@ -81,7 +67,7 @@ def _copy(item: dict[str, Any]) -> dict[str, Any]:
 def visible(account: Account) -> list[dict[str, Any]]:
     """Copies of the read lists the account sees, by name (items unfiltered: see `items`)."""
     with db.lock():
-        found = [_copy(i) for i in db.section("readlists").values() if _sees(account, i)]
+        found = [_copy(i) for i in db.section("readlists").values() if sees(account, i)]
     return sorted(found, key=lambda i: (i["name"].casefold(), i["id"]))
 
 
@@ -95,9 +81,17 @@ def get(account: Account, rid: str) -> dict[str, Any]:
     """A copy of one read list the account sees, or NotFound (one it may not see reads as missing)."""
     with db.lock():
         item = db.section("readlists").get(rid) if isinstance(rid, str) else None
-        if item is None or not _sees(account, item):
+        if item is None or not sees(account, item):
             raise NotFound(f"no read list with id {rid}")
         return _copy(item)
+
+
+def in_index(index: Any) -> Any:
+    """exists(manga, chapter id) for `items`: whether `index` holds that chapter."""
+    def exists(manga: str, cid: str) -> bool:
+        found = index.get(manga)
+        return found is not None and found.chapter(cid) is not None
+    return exists
 
 
 def items(account: Account, item: dict[str, Any], exists: Any) -> list[Item]:
@@ -115,11 +109,7 @@ def around(user: str, rid: str, manga: str, cid: str, index: Any) -> dict[str, A
     except NotFound:
         return None
 
-    def exists(m: str, c: str) -> bool:
-        found = index.get(m)
-        return found is not None and found.chapter(c) is not None
-
-    shown = items({"name": user}, item, exists)
+    shown = items({"name": user}, item, in_index(index))
     if (manga, cid) not in shown:
         return None
     at = shown.index((manga, cid))
@@ -149,7 +139,7 @@ def _items(value: Any) -> list[Item]:
 
 def _check_name(account: Account, name: str, but: str | None = None) -> None:
     for item in db.section("readlists").values():
-        if item["id"] != but and _sees(account, item) and item["name"].casefold() == name.casefold():
+        if item["id"] != but and sees(account, item) and item["name"].casefold() == name.casefold():
             raise Invalid(f"a read list named {item['name']} exists already")
 
 
@@ -178,7 +168,7 @@ def create(account: Account, name: Any, *, summary: Any = "", shared: Any = None
 
 def _editable(account: Account, rid: str) -> dict[str, Any]:
     item = db.section("readlists").get(rid) if isinstance(rid, str) else None
-    if item is None or not _sees(account, item):
+    if item is None or not sees(account, item):
         raise NotFound(f"no read list with id {rid}")
     if not can_edit(account, item):
         raise Forbidden("only its owner (or an admin, when it is shared) changes this read list")

@@ -316,27 +316,18 @@ def _pages_again(d, source, transport, chapter, count):
 def _fetch_page(d, source, transport, page, staging, index, count):
     """Fetch and store one page; a body that is no image is fetched once more before giving up.
     The source hears how each fetch went (MangaDex asks for a report per image)."""
-    for attempt in (1, 2):
-        record, ok = [], False
-        try:
-            data, content_type = transport.fetch_page(page, record)
-            if content_type in _HTML_TYPES:
-                raise BadImage(f"the server sent {content_type} instead of an image")
-            _check_announced(page, data)
-            name = d.library.store_page(staging, index, count, data, page.name)
-            ok = True
-            return name
-        except (BadImage, Mismatch) as e:
-            if attempt == 2:
-                raise BadImage(f"page {index + 1}: {e.message}") from None
-        finally:
-            if record:
-                source.page_fetched(transport, page, record, ok)
+    return _fetch(source, transport, page, index,
+                  lambda data: d.library.store_page(staging, index, count, data, page.name))
 
 
 def _fetch_announced(source, transport, page, index):
     """The bytes of a page as announced; a body of another size or hash, or a web page, is fetched
     once more before giving up."""
+    return _fetch(source, transport, page, index, lambda data: data)
+
+
+def _fetch(source, transport, page, index, keep):
+    """keep(the page's bytes), fetched once more when they are no image or not as announced."""
     for attempt in (1, 2):
         record, ok = [], False
         try:
@@ -344,8 +335,9 @@ def _fetch_announced(source, transport, page, index):
             if content_type in _HTML_TYPES:
                 raise BadImage(f"the server sent {content_type} instead of an image")
             _check_announced(page, data)
+            kept = keep(data)
             ok = True
-            return data
+            return kept
         except (BadImage, Mismatch) as e:
             if attempt == 2:
                 raise BadImage(f"page {index + 1}: {e.message}") from None

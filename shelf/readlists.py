@@ -1,23 +1,16 @@
 """Read lists as one user sees them (data of /api/readlists and of the read list pages): only
 chapters the user may see and that are in the library, counts included, each with its read state."""
-from mangacircus.errors import Invalid, NotFound
+from mangacircus.errors import Invalid
 from reader import lookup, progress, readlists
 
 from . import summaries
-
-
-def _exists(index):
-    def found(manga, cid):
-        m = index.get(manga)
-        return m is not None and m.chapter(cid) is not None
-    return found
 
 
 def rows(account, item, index=None):
     """Each chapter the account sees, in the list's order: {m, c, manga, title, label, url, cover, read}."""
     index = index if index is not None else lookup.current()
     by_name = summaries.by_name(index)
-    shown = readlists.items(account, item, _exists(index))
+    shown = readlists.items(account, item, readlists.in_index(index))
     read = {}
     for manga in {m for m, _ in shown}:
         read[manga] = progress.manga_progress(account["name"], manga)
@@ -72,20 +65,3 @@ def chapter_items(account, value):
         else:
             out += [(manga.name, c.id) for c in manga.chapters()]
     return out
-
-
-def next_in_list(account, rid, manga, cid):
-    """Where the reader's end card goes on in the list `rid` after (manga, cid): {list, name, url,
-    label, manga} or None (the last one, a list it may not see, or a chapter not in it)."""
-    try:
-        item = readlists.get(account, rid)
-    except NotFound:  # the end card goes on in the manga, as without a list
-        return None
-    shown = rows(account, item)
-    at = next((k for k, r in enumerate(shown) if (r["m"], r["c"]) == (manga, cid)), None)
-    if at is None:
-        return {"list": rid, "name": item["name"], "position": None, "count": len(shown), "url": None}
-    after = shown[at + 1] if at + 1 < len(shown) else None
-    return {"list": rid, "name": item["name"], "position": at + 1, "count": len(shown),
-            "url": after["url"] if after else None, "label": after["label"] if after else None,
-            "manga": after["manga"] if after else None}

@@ -21,12 +21,8 @@ from .series_views import _author_filters
 def shown(account, item, index=None):
     """(Manga, Chapter) of each item the account sees, in the list's order."""
     index = index or ids.current()
-
-    def exists(m, c):
-        found = index.get(m)
-        return found is not None and found.chapter(c) is not None
-
-    return [(index.get(m), index.get(m).chapter(c)) for m, c in readlists.items(account, item, exists)]
+    chosen = readlists.items(account, item, readlists.in_index(index))
+    return [(index.get(m), index.get(m).chapter(c)) for m, c in chosen]
 
 
 def rows(account, item):

@@ -68,7 +68,7 @@ class KomgaRest:
                 self.wfile.write(raw)
 
             def log_message(self, *args):
-                pass
+                """Quiet: a test's output shows its failures, not each request of the fixture server."""
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
