@@ -19,11 +19,10 @@ import re
 from urllib.parse import quote
 from xml.sax.saxutils import escape
 
-from django.conf import settings
 from django.http import HttpResponse, HttpResponseNotModified, StreamingHttpResponse
 
 from catalog import overrides
-from library import files, libarch
+from library import files, libarch, libraries
 from library import meta as library_meta
 from library.folders import inside
 from library.imagesize import detect
@@ -224,7 +223,7 @@ def _ext(path):
 
 
 def _real_archive(archive):
-    root = os.path.realpath(settings.LIBRARY)
+    root = os.path.realpath(libraries.root_of(archive.split("/", 1)[0]))
     real = os.path.realpath(os.path.join(root, *archive.split("/")))
     return real if inside(real, root) else None
 

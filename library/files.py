@@ -28,7 +28,7 @@ from urllib.parse import quote
 
 from django.conf import settings
 
-from . import index, libarch, pagecache, pagefile, pdfread
+from . import index, libarch, libraries, pagecache, pagefile, pdfread
 from .folders import inside
 from .names import ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS, extension, is_ignored
 
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 MAX_PATH = 4096
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=64)
 def _real_root(root: StrPath) -> str:
     """LIBRARY's real path, resolved once per process: LIBRARY is fixed at start, and resolving it
     again cost 36 µs of lstat calls on every /lib/ request, twice with the hand-off (docs/performance.md).
@@ -52,9 +52,15 @@ def _real_root(root: StrPath) -> str:
     return os.path.realpath(root)
 
 
+def _root(rel: str) -> str | None:
+    """The folder of the library holding the manga `rel` begins with (libraries.py)."""
+    root = libraries.root_of(rel.split("/", 1)[0])
+    return None if root is None else str(root)
+
+
 def library_page(rel: str) -> str | None:
-    """The real path of the page image named by `rel` (relative to LIBRARY), or None."""
-    root = settings.LIBRARY
+    """The real path of the page image named by `rel` (relative to its library's folder), or None."""
+    root = _root(rel)
     if root is None or not rel or len(rel) > MAX_PATH or "\0" in rel or "\\" in rel:
         return None
     parts = rel.split("/")
@@ -70,8 +76,8 @@ def library_page(rel: str) -> str | None:
 
 
 def library_folder(rel: str) -> str | None:
-    """The real path of the folder named by `rel` (relative to LIBRARY), checked like a page's, or None."""
-    root = settings.LIBRARY
+    """The real path of the folder named by `rel` (relative to its library's folder), checked like a page's, or None."""
+    root = _root(rel)
     if root is None or not rel or len(rel) > MAX_PATH or "\0" in rel or "\\" in rel:
         return None
     parts = rel.split("/")
@@ -82,12 +88,21 @@ def library_folder(rel: str) -> str | None:
     return real if real != root_real and inside(real, root_real) and os.path.isdir(real) else None
 
 
-def _proxy_path(real: str) -> str | None:
+def sendfile_prefix(library: libraries.Library) -> str:
+    """The proxy's internal location of a library's files: SENDFILE_PREFIX for the first, then
+    SENDFILE_PREFIX with `-<n>-<name>` for the others (docs/proxy.md, "Several libraries")."""
+    prefix = settings.SENDFILE_PREFIX.rstrip("/")
+    return prefix if not library.slug else f"{prefix}-{library.slug}"
+
+
+def _proxy_path(real: str, rel: str) -> str | None:
     """The file's path for the proxy hand-off, or None when the header could not carry it."""
-    root_real = _real_root(settings.LIBRARY)
     if settings.SENDFILE_HEADER == "x-accel-redirect":
+        library = libraries.of(rel.split("/", 1)[0])
+        if library is None:
+            return None
         # nginx expects an escaped URI; quote() leaves nothing a header could choke on.
-        return settings.SENDFILE_PREFIX.rstrip("/") + "/" + quote(os.path.relpath(real, root_real))
+        return sendfile_prefix(library) + "/" + quote(os.path.relpath(real, _real_root(str(library.root))))
     if any(ord(c) < 32 or c == "\x7f" for c in real):
         return None
     return real.encode("utf-8", "surrogateescape").decode("latin-1")  # raw bytes, as the file system has them
@@ -108,7 +123,10 @@ def _in_archive(rel: str) -> tuple[str, str] | Literal[False] | None:
                 member = "/".join(parts[i + 1:])
                 if not manga.holds_member(archive, member):
                     return False
-                root_real = _real_root(settings.LIBRARY)
+                root = _root(rel)
+                if root is None:
+                    return False
+                root_real = _real_root(root)
                 real = os.path.realpath(os.path.join(root_real, *parts[:i + 1]))
                 if not inside(real, root_real) or extension(real) not in ARCHIVE_EXTENSIONS:
                     return False
@@ -117,13 +135,13 @@ def _in_archive(rel: str) -> tuple[str, str] | Literal[False] | None:
 
 
 def _checked(rel: str) -> bool:
-    return (settings.LIBRARY is not None and bool(rel) and len(rel) <= MAX_PATH and "\0" not in rel and "\\" not in rel
+    return (bool(libraries.all()) and bool(rel) and len(rel) <= MAX_PATH and "\0" not in rel and "\\" not in rel
             and not any(not p or p in (".", "..") or is_ignored(p) for p in rel.split("/"))
             and extension(rel) in IMAGE_EXTENSIONS)
 
 
 def open_page(rel: str, width: int | None = None) -> PageFile | None:
-    """The page image at `rel` (relative to LIBRARY, as in a /lib/ URL), opened and checked, or None.
+    """The page image at `rel` (relative to its library's folder, as in a /lib/ URL), opened and checked, or None.
 
     The one way to a page's bytes, whatever holds it: a file in a chapter folder (library_page's
     checks) or a member of a CBZ/ZIP archive, which must be a page the index holds. The answer is
@@ -146,9 +164,10 @@ def pages_with_sizes(version: Version) -> list[Page]:
     solid, 7z) taken from the page cache, which unpacks the archive now if it has not yet: the
     first page would need that anyway (docs/library.md, "Archives")."""
     pages = version.pages()
-    if version.archive is None or all(p.w for p in pages) or settings.LIBRARY is None:
+    root = _root(version.archive) if version.archive else None
+    if version.archive is None or all(p.w for p in pages) or root is None:
         return pages
-    root_real = _real_root(settings.LIBRARY)
+    root_real = _real_root(root)
     real = os.path.realpath(os.path.join(root_real, *version.archive.split("/")))
     if not inside(real, root_real) or extension(real) not in ARCHIVE_EXTENSIONS:
         return pages
@@ -195,7 +214,7 @@ def page_response(request: HttpRequest, rel: str, width: int | None = None) -> H
         return None
     hand_off = None
     if settings.SENDFILE_HEADER and page.member is None and page.real is not None:
-        path = _proxy_path(page.real)
+        path = _proxy_path(page.real, rel)
         if path is not None:
             hand_off = ("X-Accel-Redirect" if settings.SENDFILE_HEADER == "x-accel-redirect" else "X-Sendfile", path)
     return page.response(request, hand_off=hand_off)

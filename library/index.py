@@ -25,13 +25,18 @@ class Index:
 
     `unavailable`: why LIBRARY could not be read at the last scan (an unmounted disk), or None. The
     index is then the last one read, kept as it was (`marked_unavailable()`).
+
+    `library_of`: manga name → the library holding it, with several libraries (`merged()`); empty
+    with one, whose name every manga then has (library/libraries.py).
     """
 
-    __slots__ = ("manga", "hidden", "root_stamp", "warnings", "settling", "unavailable", "_sorted")
+    __slots__ = ("manga", "hidden", "root_stamp", "warnings", "settling", "unavailable", "library_of", "_sorted")
 
     def __init__(self, manga: dict[str, Manga] | None = None, *, hidden: dict[str, Manga] | None = None,
                  root_stamp: int | None = None, warnings: Iterable[ScanWarning] = (),
-                 settling: dict[str, tuple[Any, int, int]] | None = None, unavailable: str | None = None) -> None:
+                 settling: dict[str, tuple[Any, int, int]] | None = None, unavailable: str | None = None,
+                 library_of: dict[str, str] | None = None) -> None:
+        self.library_of = library_of or {}
         self.manga = manga or {}
         self.hidden = hidden or {}
         self.root_stamp = root_stamp
@@ -44,7 +49,7 @@ class Index:
         """The same manga (the very objects, so the caches keyed by them stay valid), marked with `why`.
         A new object: the page cache and the summaries key on the index's identity."""
         marked = Index(self.manga, hidden=self.hidden, root_stamp=self.root_stamp, warnings=self.warnings,
-                       settling=self.settling, unavailable=why)
+                       settling=self.settling, unavailable=why, library_of=self.library_of)
         marked._sorted = self._sorted
         return marked
 
@@ -75,6 +80,27 @@ class Index:
 
     def __len__(self) -> int:
         return len(self.manga)
+
+
+def merged(parts: dict[str, Index]) -> Index:
+    """One Index of several libraries' (name → its Index, in LIBRARIES' order; their manga names are
+    distinct, scan.py sees to that). With one library it is that library's Index itself."""
+    if len(parts) == 1:
+        return next(iter(parts.values()))
+    manga: dict[str, Manga] = {}
+    hidden: dict[str, Manga] = {}
+    library_of: dict[str, str] = {}
+    warnings: list[ScanWarning] = []
+    settling: dict[str, tuple[Any, int, int]] = {}
+    for name, part in parts.items():
+        manga.update(part.manga)
+        hidden.update(part.hidden)
+        library_of.update(dict.fromkeys([*part.manga, *part.hidden], name))
+        warnings.extend(part.warnings)
+        settling.update(part.settling)
+    down = [f"{name}: {part.unavailable}" for name, part in parts.items() if part.unavailable]
+    return Index(manga, hidden=hidden, warnings=warnings, settling=settling, unavailable="; ".join(down) or None,
+                 library_of=library_of)
 
 
 _current = Index()

@@ -70,7 +70,8 @@ class Scan:
     what this scan read: every folder and archive in a full scan, the archives it read otherwise."""
 
     def __init__(self, root, previous, kind="shallow", *, cache=None, default_direction="rtl",
-                 concurrency=1, should_stop=None, allow_empty=False, settle=0, clock=time.time):
+                 concurrency=1, should_stop=None, allow_empty=False, settle=0, clock=time.time, taken=None):
+        self.taken = taken or {}  # manga name → the earlier library holding it (libraries.py)
         self.root = os.fspath(root)
         self.root_real = os.path.realpath(self.root)
         self.previous = previous or Index()
@@ -202,7 +203,7 @@ class Scan:
         root_stamp = stamp_of(st)
         root_warnings = []
         warn = lambda kind, path, message: root_warnings.append((kind, path, message))  # noqa: E731
-        if not self.full and root_stamp == prev.root_stamp:
+        if not self.full and root_stamp == prev.root_stamp and self._same_names_taken():
             names = sorted([*prev.manga, *prev.hidden])
             root_warnings = list(prev.warnings)
         else:
@@ -212,6 +213,10 @@ class Scan:
                 why = e.strerror or e
                 raise ScanError(f"the library at {self.root} cannot be read ({why}): is it mounted?") from None
             names = [e.name for e in entries if e.is_dir]
+            for name in [n for n in names if n in self.taken]:
+                warn("duplicate-name", name, f"the library {self.taken[name]} has a manga folder of this name, "
+                                             "and a manga's name is its id: rename one of them to read both")
+            names = [n for n in names if n not in self.taken]
             for e in entries:
                 if not e.is_dir and is_page(e.name):
                     warn("skipped-file", e.name, "pages at the top level are not read: put them in a manga folder")
@@ -236,6 +241,12 @@ class Scan:
                 (manga if m.books else hidden)[name] = m
         index = Index(manga, hidden=hidden, root_stamp=root_stamp, warnings=root_warnings, settling=self.settling)
         return index, self._changes(manga)
+
+    def _same_names_taken(self):
+        """Whether the names earlier libraries hold leave this one's list of manga as the last scan had it."""
+        skipped = {path for kind, path, _ in self.previous.warnings if kind == "duplicate-name"}
+        return skipped == {n for n in self.taken if n in skipped} and not any(
+            n in self.taken for n in (*self.previous.manga, *self.previous.hidden))
 
     def _manga(self, name, old):
         if old is not None and not self.full and self._unchanged(old):
@@ -266,12 +277,15 @@ class Scan:
         return all(stamp(root + rel) == s for rel, s in m.watch)
 
     def _changes(self, manga):
-        prev = self.previous.manga
-        changed = {"added": sorted(n for n in manga if n not in prev),
-                   "changed": sorted(n for n, m in manga.items()
-                                     if n in prev and m is not prev[n] and not same_content(m, prev[n])),
-                   "removed": sorted(n for n in prev if n not in manga)}
-        return changed
+        return changes(self.previous.manga, manga)
+
+
+def changes(prev, manga):
+    """{"added", "changed", "removed"}: the names of manga added, changed in content and removed."""
+    return {"added": sorted(n for n in manga if n not in prev),
+            "changed": sorted(n for n, m in manga.items()
+                              if n in prev and m is not prev[n] and not same_content(m, prev[n])),
+            "removed": sorted(n for n in prev if n not in manga)}
 
 
 class ScanError(Exception):

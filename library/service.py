@@ -30,8 +30,8 @@ from django.conf import settings
 from mangacircus import events, incidents, pauses
 from mangacircus.errors import Unavailable
 
-from . import faults, index, renames, snapshot
-from .scan import Aborted, Scan, differs, make_report, now_ms
+from . import faults, index, libraries, meta, renames, snapshot
+from .scan import Aborted, Scan, changes, differs, make_report, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -51,23 +51,37 @@ def _trimmed(report):
     return {**report, "changed": changed, "changedCounts": counts}
 
 
+class Part:
+    """One library's share of the scanner: its Index, snapshot and scan cache (libraries.py)."""
+
+    def __init__(self, library, data):
+        self.library = library
+        self.root = library.root
+        self.snapshot_path = data / library.data_file("library-index")
+        self.cache_path = data / library.data_file("scan-cache")
+        self.index = index.Index()
+        self.recent = {}  # archives read by shallow scans since the last full scan wrote the cache
+
+    def cache(self):
+        """The scan cache and the archives read since it was written. A shallow scan loads it only
+        when a changed manga holds an archive; it is not kept in memory between scans."""
+        return ChainMap(self.recent, snapshot.load_cache(self.cache_path, self.root))
+
+
 class Scanner:
-    def __init__(self, root, data, clock=time.monotonic):
-        self.root = root
+    def __init__(self, libraries, data, clock=time.monotonic):
+        self.parts = [Part(lib, data) for lib in libraries]
         self.clock = clock
-        self.snapshot_path = data / "library-index.json"
-        self.cache_path = data / "scan-cache.json"
         self.cond = threading.Condition()
         self.pending = None  # {"full": bool, "explicit": bool}, merged until the thread takes it
         self.requested = self.done = 0
         self.running = self.stopping = False
         self.reports = deque(maxlen=KEPT_REPORTS)
         self.last_full = None
-        self.saved_full = None  # the last full scan's time as written in the snapshot
+        self.saved_full = None  # the last full scan's time as written in the snapshots
         self.last_end = clock()
         self.failed = False  # the last scan failed: scheduled scans wait at least RETRY seconds
         self.restored = None
-        self.recent = {}  # archives read by shallow scans since the last full scan wrote the cache
         self.last_report = None
         self.thread = None
 
@@ -75,20 +89,30 @@ class Scanner:
 
     def start(self):
         started = time.monotonic()
-        restored, last_full, why = snapshot.load(self.snapshot_path, self.root, settings.DEFAULT_DIRECTION)
-        if restored is None:
-            log.info("library: %s; a full scan follows", why)
+        restored, fulls = {}, []
+        for part in self.parts:
+            found, last_full, why = snapshot.load(part.snapshot_path, part.root, part.library.direction)
+            if found is None:
+                log.info("library %s: %s; a full scan follows", part.library.name, why)
+                fulls.append(None)
+            else:
+                part.index = restored[part.library.name] = found
+                fulls.append(last_full)
+        if not restored:
             self.pending = {"full": True, "explicit": False}
         else:
-            index.replace(restored)
-            self.last_full = self.saved_full = last_full
+            index.replace(self._merged())
+            self.last_full = self.saved_full = None if None in fulls else min(fulls)
             self.pending = {"full": self._full_due(), "explicit": False}
-            changed = {"added": [], "changed": sorted(restored.manga), "removed": []}
-            self.restored = make_report("restore", now_ms(), time.monotonic() - started, restored, changed)
+            current = index.current()
+            changed = {"added": [], "changed": sorted(current.manga), "removed": []}
+            self.restored = make_report("restore", now_ms(), time.monotonic() - started, current, changed)
             self.reports.append(_trimmed(self.restored))
         self.thread = threading.Thread(target=self._loop, name="library scanner", daemon=True)
         self.thread.start()
 
+    def _merged(self):
+        return index.merged({part.library.name: part.index for part in self.parts})
     def stop(self):
         with self.cond:
             self.stopping = True
@@ -187,41 +211,57 @@ class Scanner:
             pauses.settle()
 
     def _scan(self, job):
+        """Scan each library in turn, then take in what they found as one change (a manga moved from
+        one library to another is a rename). A library that cannot be read keeps its last Index,
+        marked unavailable; the others go on."""
         kind = "full" if job["full"] else "shallow"
         previous = index.current()
-        saved_cache = snapshot.load_cache(self.cache_path, self.root) if job["full"] else None
-        cache = ChainMap(self.recent, saved_cache) if job["full"] else self._cache
-        scan = Scan(self.root, previous, kind, cache=cache, default_direction=settings.DEFAULT_DIRECTION,
-                    concurrency=settings.SCAN_CONCURRENCY, should_stop=lambda: self.stopping,
-                    allow_empty=job["explicit"], settle=settings.SCAN_SETTLE)
-        try:
-            new, report = scan.run()
-        except Aborted:
-            return None
-        if report["error"]:
-            log.error("library scan: %s", report["error"])
-            if report["unavailable"]:
-                self._mark_unavailable(report["error"])
-            return report
-        if previous.unavailable:
-            log.warning("library: %s can be read again", self.root)
+        if len(self.parts) == 1:
+            self.parts[0].index = previous  # one library's Index is the current one (whoever replaced it)
+        scans, taken = [], {}
+        for part in self.parts:
+            saved_cache = snapshot.load_cache(part.cache_path, part.root) if job["full"] else None
+            cache = ChainMap(part.recent, saved_cache) if job["full"] else part.cache
+            scan = Scan(part.root, part.index, kind, cache=cache, default_direction=part.library.direction,
+                        concurrency=settings.SCAN_CONCURRENCY, should_stop=lambda: self.stopping,
+                        allow_empty=job["explicit"], settle=settings.SCAN_SETTLE, taken=taken)
+            try:
+                new, report = scan.run()
+            except Aborted:
+                return None
+            if report["error"]:
+                log.error("library scan: %s", self._named(part, report["error"]))
+                new = self._unavailable(part, report["error"]) if report["unavailable"] else part.index
+            elif part.index.unavailable:
+                log.warning("library: %s can be read again", part.root)
+            taken.update(dict.fromkeys([*new.manga, *new.hidden], part.library.name))
+            scans.append((part, scan, new, saved_cache, report))
+        failed = [s for s in scans if s[4]["error"]]
+        if len(failed) == len(scans):
+            self._replace(scans, previous)
+            return self._combined(kind, scans, index.current(), previous)
+        merged = index.merged({part.library.name: new for part, _, new, _, _ in scans})
+        report = self._combined(kind, scans, merged, previous)
         # Before the new index is seen: a renamed manga shows its users' data at once, and is no new one
-        renames.apply(previous, new, report)
-        replaced = differs(previous, new)
-        if replaced:
-            index.replace(new)
+        renames.apply(previous, merged, report)
+        replaced = self._replace(scans, previous)
         self._notify(index.current(), report)
         if job["full"]:
             self.last_full = report["start"]
-            if snapshot.save_cache(self.cache_path, scan.new_cache, self.root, saved=saved_cache):
-                self.recent = {}
+            for part, scan, _, saved_cache, one in scans:
+                if not one["error"] and snapshot.save_cache(part.cache_path, scan.new_cache, part.root,
+                                                            saved=saved_cache):
+                    part.recent = {}
         else:
-            self.recent.update(scan.new_cache)
+            for part, scan, *_ in scans:
+                part.recent.update(scan.new_cache)
         # A full scan that changed nothing rewrites the snapshot only for its time, at most every
         # SNAPSHOT_REFRESH: writing 20,000 pages' index holds the GIL for 25-50 ms.
         stale = self.saved_full is None or self.last_full - self.saved_full >= SNAPSHOT_REFRESH
         if replaced or (job["full"] and stale):
-            snapshot.save(self.snapshot_path, index.current(), self.root, self.last_full, settings.DEFAULT_DIRECTION)
+            for part in self.parts:
+                if part in replaced or (job["full"] and stale):
+                    snapshot.save(part.snapshot_path, part.index, part.root, self.last_full, part.library.direction)
             self.saved_full = self.last_full
         changed = report["changed"]
         if any(changed.values()):
@@ -229,36 +269,59 @@ class Scanner:
                      len(changed["changed"]), len(changed["removed"]), report["duration"])
         return report
 
-    def _mark_unavailable(self, why):
-        """Keep the index, marked with why; the incident only when it was readable until now."""
-        current = index.current()
-        if current.unavailable == why:
-            return
-        if current.unavailable is None:
-            incidents.record("library-unavailable", "reader", f"{why} The last index is kept until it is back.")
-        index.replace(current.marked_unavailable(why))
+    def _replace(self, scans, previous):
+        """Each library's new Index in place, and the merged one when anything differs: the parts replaced."""
+        replaced = [part for part, _, new, _, _ in scans if differs(part.index, new)]
+        for part, _, new, _, _ in scans:
+            part.index = new
+        if replaced:
+            index.replace(self._merged())
+        return replaced
 
-    def _cache(self):
-        """The scan cache and the archives read since it was written. A shallow scan loads it only
-        when a changed manga holds an archive; it is not kept in memory between scans."""
-        return ChainMap(self.recent, snapshot.load_cache(self.cache_path, self.root))
+    def _named(self, part, text):
+        return f"{part.library.name}: {text}" if len(self.parts) > 1 else text
+
+    def _combined(self, kind, scans, shown, previous):
+        """One report for the libraries' scans (with one library, its own)."""
+        if len(scans) == 1:
+            return scans[0][4]
+        errors = [self._named(part, one["error"]) for part, _, _, _, one in scans if one["error"]]
+        work = {key: sum(scan.work[key] for _, scan, *_ in scans) for key in scans[0][1].work}
+        transient = [w for _, scan, *_ in scans for w in scan.transient]
+        seconds = sum(one["duration"] for *_, one in scans) / 1000
+        report = make_report(kind, scans[0][4]["start"], seconds, shown, changes(previous.manga, shown.manga),
+                             error="; ".join(errors) or None, work=work, transient=transient,
+                             unavailable=all(one["unavailable"] for *_, one in scans if one["error"]))
+        report["libraries"] = [{"name": part.library.name, "error": one["error"], "duration": one["duration"],
+                                "counts": one["counts"]} for part, *_, one in scans]
+        return report
+
+    def _unavailable(self, part, why):
+        """The library's last Index, marked with why; the incident only when it was readable until now."""
+        if part.index.unavailable == why:
+            return part.index
+        if part.index.unavailable is None:
+            incidents.record("library-unavailable", "reader",
+                             f"{self._named(part, why)} The last index is kept until it is back.")
+        return part.index.marked_unavailable(why)
 
     def _notify(self, current, report):
         events.scan_finished.send(current, report)
 
 
 def offline_index():
-    """The index as a command run without a reader sees it: the reader's snapshot, else a full scan
+    """The index as a command run without a reader sees it: the reader's snapshots, else a full scan
     (of nothing when LIBRARY is not set)."""
-    root = settings.LIBRARY
-    if root is None:
-        return index.Index()
-    previous, _, _ = snapshot.load(settings.DATA / "library-index.json", root, settings.DEFAULT_DIRECTION)
-    if previous is not None:
-        return previous
-    scan = Scan(root, index.Index(), "full", default_direction=settings.DEFAULT_DIRECTION,
-                concurrency=settings.SCAN_CONCURRENCY, allow_empty=True, settle=settings.SCAN_SETTLE)
-    return scan.run()[0]
+    parts, taken = {}, {}
+    for lib in libraries.all():
+        part, _, _ = snapshot.load(settings.DATA / lib.data_file("library-index"), lib.root, lib.direction)
+        if part is None:
+            part = Scan(lib.root, index.Index(), "full", default_direction=lib.direction,
+                        concurrency=settings.SCAN_CONCURRENCY, allow_empty=True, settle=settings.SCAN_SETTLE,
+                        taken=taken).run()[0] or index.Index()
+        taken.update(dict.fromkeys([*part.manga, *part.hidden], lib.name))
+        parts[lib.name] = part
+    return index.merged(parts) if parts else index.Index()
 
 
 def start(clock=time.monotonic):
@@ -270,7 +333,7 @@ def start(clock=time.monotonic):
         log.warning("LIBRARY is not set: the library stays empty")
         return
     settings.DATA.mkdir(parents=True, exist_ok=True)
-    _scanner = Scanner(settings.LIBRARY, settings.DATA, clock)
+    _scanner = Scanner(libraries.all(), settings.DATA, clock)
     _scanner.start()
 
 
@@ -302,6 +365,20 @@ def admin_summary():
         error = "LIBRARY is not set" if settings.LIBRARY is None else "the library scanner is not running"
         return {"scans": [], "scanning": False, "error": error}
     return _scanner.summary()
+
+
+def library_list():
+    """[{name, folder, direction, manga, unavailable}] of each library, in LIBRARIES' order."""
+    current = index.current()
+    parts = {part.library.name: part.index for part in _scanner.parts} if _scanner is not None else {}
+    out = []
+    for lib in libraries.all():
+        count = sum(1 for name in current.manga if libraries.of(name, current) == lib)
+        part = parts.get(lib.name)
+        out.append({"name": lib.name, "folder": str(lib.root), "direction": lib.direction,
+                    "directionName": meta.DIRECTION_NAMES[lib.direction], "manga": count,
+                    "unavailable": part.unavailable if part is not None else None})
+    return out
 
 
 def unavailable():

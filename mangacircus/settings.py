@@ -116,6 +116,39 @@ _library = _raw("LIBRARY", "")
 # (library/demo.py ensure_default), as the README says.
 LIBRARY_IS_DEMO = not _library
 LIBRARY = Path(_library).resolve() if _library else BASE_DIR / "demo-library"
+
+
+def _libraries(value, single):
+    """LIBRARIES ("Manga=/srv/manga;Comics=/srv/comics") → {name: folder}, in that order; unset,
+    the one LIBRARY as a library named "Library" (docs/configuration.md, "Several libraries")."""
+    if not value:
+        return {"Library": single}
+    if _library:
+        raise ImproperlyConfigured("set LIBRARY or LIBRARIES, not both: LIBRARIES names every library")
+    found = {}
+    for item in (i.strip() for i in value.split(";")):
+        name, sep, path = (part.strip() for part in item.partition("="))
+        if not item:
+            continue
+        if not sep or not name or not path:
+            raise ImproperlyConfigured(f"LIBRARIES: {item!r} is not name=/path/to/folder")
+        if len(name) > 100 or any(c in name for c in "/\\\0") or name.casefold() in {n.casefold() for n in found}:
+            raise ImproperlyConfigured(f"LIBRARIES: {name!r} is repeated, or not a name (no slashes, at most 100)")
+        root = Path(path).resolve()
+        for other, folder in found.items():
+            if root == folder or root.is_relative_to(folder) or folder.is_relative_to(root):
+                raise ImproperlyConfigured(f"LIBRARIES: the folders of {other!r} and {name!r} overlap; "
+                                           "each library needs a folder of its own")
+        found[name] = root
+    if not found:
+        raise ImproperlyConfigured("LIBRARIES is set but names no library")
+    return found
+
+
+# name → folder, in the order given; the first is LIBRARY for what knows one folder only.
+LIBRARIES = _libraries(_raw("LIBRARIES", ""), LIBRARY)
+LIBRARY = next(iter(LIBRARIES.values()))
+LIBRARY_IS_DEMO = LIBRARY_IS_DEMO and not _raw("LIBRARIES", "")
 _backup = _raw("BACKUP", "")
 BACKUP = Path(_backup).resolve() if _backup else None
 SIGNUP = _choice("SIGNUP", "closed", ("closed", "open"))
@@ -131,6 +164,22 @@ SCAN_CONCURRENCY = _int("SCAN_CONCURRENCY", 1, 1, 64)
 # (library/pagecache.py); the least recently read archives go first.
 PAGE_CACHE_MB = _int("PAGE_CACHE_MB", 2048, 16, 1_000_000)
 DEFAULT_DIRECTION = _choice("DEFAULT_DIRECTION", "rtl", ("rtl", "ltr", "ttb"))
+
+
+def _directions(value):
+    """LIBRARY_DIRECTIONS ("Comics=ltr;Webtoons=ttb") → {library: direction}; the others read DEFAULT_DIRECTION."""
+    found = {}
+    for item in (i.strip() for i in value.split(";") if i.strip()):
+        name, _, direction = (part.strip() for part in item.partition("="))
+        if name not in LIBRARIES:
+            raise ImproperlyConfigured(f"LIBRARY_DIRECTIONS: {name!r} is not one of LIBRARIES ({', '.join(LIBRARIES)})")
+        if direction not in ("rtl", "ltr", "ttb"):
+            raise ImproperlyConfigured(f"LIBRARY_DIRECTIONS: {item!r}: expected {name}=rtl, ltr or ttb")
+        found[name] = direction
+    return found
+
+
+LIBRARY_DIRECTIONS = _directions(_raw("LIBRARY_DIRECTIONS", ""))
 COOKIE_SECURE = _bool("COOKIE_SECURE", False)
 SCRAPER_URL = _url("SCRAPER_URL", "http://127.0.0.1:8091")
 SCRAPER_TOKEN = _raw("SCRAPER_TOKEN", "")

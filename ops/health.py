@@ -9,6 +9,7 @@ import time
 
 from django.conf import settings
 
+from library import libraries
 from mangacircus import health, incidents
 
 from . import supervisor
@@ -64,7 +65,8 @@ def report():
         "services": services(beat),
         **parts,
         "space": {"data": free_space(settings.DATA), "library": free_space(settings.LIBRARY),
-                  "backup": free_space(settings.BACKUP)},
+                  "backup": free_space(settings.BACKUP),
+                  "libraries": {lib.name: free_space(lib.root) for lib in libraries.all()}},
         "openIncidents": len(open_),
         "incidents": open_[:20],
     }

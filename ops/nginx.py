@@ -15,6 +15,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from library import libraries
+
 SITE = Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf"
 FOLDER = "nginx"
 SENDFILE_PREFIX = "/protected-library/"  # the internal location of deploy/nginx.conf
@@ -51,14 +53,43 @@ def wanted():
     return binary() if settings.NGINX != "off" else None
 
 
-def site(library, data, app_port, listen, cache):
-    """deploy/nginx.conf with these paths and addresses in place of the example ones."""
+PAGE_ALIAS = "alias /srv/manga/$mangacircus_page;"
+HAND_OFF = "    # The reader's hand-off target for /lib/ requests it answered itself (SENDFILE_PREFIX).\n"
+
+
+def _placeholder(i):
+    return f"\0library{i}\0"
+
+
+def several(text, count, prefixes):
+    """The site for several libraries (docs/proxy.md, "Several libraries"): a signed page is looked
+    for in each library's folder in LIBRARIES' order, the order in which the scan gives a name to
+    the first library holding it, and each further library gets a hand-off location of its own."""
+    if PAGE_ALIAS not in text or HAND_OFF not in text:
+        raise ValueError("deploy/nginx.conf no longer holds the page alias and the hand-off location")
+    # Placeholders for the folders, put in by site() once the example's folder is replaced.
+    tries = " ".join(f"{_placeholder(i) if i else EXAMPLE['LIBRARY']}/$mangacircus_page" for i in range(count))
+    text = text.replace(PAGE_ALIAS, f"root /;\n        try_files {tries} =404;")
+    extra = "".join(f"    location {prefix}/ {{\n        internal;\n        alias {_placeholder(i)}/;\n"
+                    "        add_header X-Content-Type-Options nosniff always;\n"
+                    "        add_header Content-Security-Policy \"sandbox; default-src 'none'\" always;\n    }\n\n"
+                    for i, prefix in enumerate(prefixes, start=1))
+    return text.replace(HAND_OFF, extra + HAND_OFF)
+
+
+def site(library, data, app_port, listen, cache, more=()):
+    """deploy/nginx.conf with these paths and addresses in place of the example ones. `more`:
+    the (folder, hand-off prefix) of each library after the first."""
     text = SITE.read_text()
+    if more:  # first, as the example folder is then replaced, and a real one may hold its name
+        text = several(text, 1 + len(more), [prefix for _, prefix in more])
     for key, value in (("LIBRARY", os.path.realpath(library)), ("DATA", os.path.realpath(data)),
                        ("APP", f"127.0.0.1:{app_port}"), ("LISTEN", f"listen {listen};"), ("CACHE", str(cache))):
         if EXAMPLE[key] not in text:
             raise ValueError(f"deploy/nginx.conf no longer holds {EXAMPLE[key]!r}")
         text = text.replace(EXAMPLE[key], value)
+    for i, (root, _) in enumerate(more, start=1):
+        text = text.replace(_placeholder(i), os.path.realpath(root))
     return text
 
 
@@ -72,7 +103,9 @@ def write_config(listen, app_port):
     prefix = Path(settings.DATA) / FOLDER
     for sub in ("tmp", "cache"):
         (prefix / sub).mkdir(parents=True, exist_ok=True)
-    (prefix / "site.conf").write_text(site(settings.LIBRARY, settings.DATA, app_port, listen, prefix / "cache"))
+    first, *others = libraries.all()
+    more = [(lib.root, SENDFILE_PREFIX.rstrip("/") + "-" + lib.slug) for lib in others]
+    (prefix / "site.conf").write_text(site(first.root, settings.DATA, app_port, listen, prefix / "cache", more))
     conf = prefix / "nginx.conf"
     conf.write_text(MAIN.format(user=user_line(), prefix=prefix))
     return conf

@@ -2,8 +2,7 @@
 reader runs, by the command itself under the data lock: the same functions either way."""
 import os
 
-from django.conf import settings
-
+from library import libraries
 from mangacircus import localadmin
 from mangacircus.errors import Invalid, Unavailable
 
@@ -12,11 +11,12 @@ from . import store as peers
 
 
 def library_manga():
-    """The manga folder names in LIBRARY (what `share` may name)."""
-    root = settings.LIBRARY
-    if root is None or not os.path.isdir(root):
-        return set()
-    return {e.name for e in os.scandir(root) if e.is_dir() and not e.name.startswith(".")}
+    """The manga folder names in the libraries (what `share` may name)."""
+    found = set()
+    for library in libraries.all():
+        if os.path.isdir(library.root):
+            found |= {e.name for e in os.scandir(library.root) if e.is_dir() and not e.name.startswith(".")}
+    return found
 
 
 def add(payload):

@@ -1,6 +1,7 @@
 """Per-user restrictions, for a shared household: the `restrictions` section of db.json.
 
-restrictions[user] = {"only": [manga names] (absent: every manga), "excludeTags": [tags]}.
+restrictions[user] = {"only": [manga names] (absent: every manga), "excludeTags": [tags],
+                     "libraries": [library names] (absent: every library)}.
 An admin sets them (Settings → Admin → Users → Access); a user without an entry sees everything.
 
 `can_see(user, manga_name)` is the one rule every route asks, directly or through
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from accounts import users as accounts_users
 from library import index as library_index
+from library import libraries as library_libraries
 from library import meta as library_meta
 from mangacircus import db
 from mangacircus import moves as moved
@@ -80,6 +82,10 @@ def _rule(user: UserRef) -> Rule | None:
     only = stored.get("only")
     excluded = frozenset(t.casefold() for t in stored.get("excludeTags") or () if isinstance(t, str))
     hidden = frozenset(m.name for m in current.manga.values() if manga_tags(m) & excluded) if excluded else frozenset()
+    if isinstance(stored.get("libraries"), list):
+        shelves = set(stored["libraries"])
+        hidden |= frozenset(n for n in current.manga if getattr(library_libraries.of(n, current), "name", None)
+                            not in shelves)
     rule = (frozenset(only) - hidden if isinstance(only, list) else None, hidden)
     _compiled[name] = (stored, current, rule)
     return rule
@@ -147,30 +153,41 @@ accounts_users.on_restricted_check(restricted)  # the Users list's filter
 
 
 def restrictions(user: UserRef) -> dict[str, Any]:
-    """{"only": [names] or None, "excludeTags": [tags]} as stored (copies)."""
+    """{"only": [names] or None, "excludeTags": [tags], "libraries": [names] or None} as stored (copies)."""
     with db.lock():
         stored = db.section("restrictions").get(_name(user)) or {}
-        only = stored.get("only")
+        only, shelves = stored.get("only"), stored.get("libraries")
         return {"only": list(only) if isinstance(only, list) else None,
-                "excludeTags": list(stored.get("excludeTags") or [])}
+                "excludeTags": list(stored.get("excludeTags") or []),
+                "libraries": list(shelves) if isinstance(shelves, list) else None}
 
 
-def set_restrictions(user: str, only: list[str] | None, exclude_tags: list[str]) -> dict[str, Any]:
+def set_restrictions(user: str, only: list[str] | None, exclude_tags: list[str],
+                     libraries: list[str] | None = None) -> dict[str, Any]:
     """Store a user's restrictions (None and [] lift them). On disk before it returns, as a
-    security change. `only` names manga (the caller checks they exist); tags are any strings."""
+    security change. `only` names manga (the caller checks they exist); tags are any strings;
+    `libraries` the libraries the user may see (None: all of them)."""
     if only is not None and (not isinstance(only, list) or len(only) > MAX_NAMES
                              or not all(isinstance(n, str) and n for n in only)):
         raise Invalid(f"only must be a list of at most {MAX_NAMES} manga names, or null")
     if not isinstance(exclude_tags, list) or len(exclude_tags) > MAX_TAGS or not all(
             isinstance(t, str) and 0 < len(t.strip()) <= 100 for t in exclude_tags):
         raise Invalid(f"excludeTags must be a list of at most {MAX_TAGS} tags of 1 to 100 characters")
+    names = [lib.name for lib in library_libraries.all()]
+    if libraries is not None:
+        if not isinstance(libraries, list) or not all(isinstance(n, str) for n in libraries):
+            raise Invalid("libraries must be a list of library names, or null")
+        unknown = [n for n in libraries if n not in names]
+        if unknown:
+            raise Invalid(f"no library named {unknown[0]} (the libraries: {', '.join(names)})")
+        if set(libraries) >= set(names):
+            libraries = None  # every library: no restriction
     tags = sorted({t.strip() for t in exclude_tags}, key=str.casefold)
     with db.security_change("restrictions"):
         section = db.section("restrictions")
-        if only is None and not tags:
+        if only is None and not tags and libraries is None:
             section.pop(user, None)
         else:
-            section[user] = {**({"only": sorted(set(only))} if only is not None else {}), "excludeTags": tags}
+            section[user] = {**({"only": sorted(set(only))} if only is not None else {}), "excludeTags": tags,
+                             **({"libraries": [n for n in names if n in libraries]} if libraries is not None else {})}
     return restrictions(user)
-
-

@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from accounts import rules
+from library import libraries
 from library import meta as library_meta
 from mangacircus.errors import Invalid, NotFound
 from mangacircus.http import api, field, text_field
@@ -26,7 +27,7 @@ def _library_tags(index):
     return sorted(seen.values(), key=str.casefold)
 
 
-def save(admin, name, only, exclude_tags):
+def save(admin, name, only, exclude_tags, shelves=None):
     """The rule shared by the form and the API: the user exists and is not the admin themself,
     and every manga named is in the library."""
     rules.existing_user(name)
@@ -37,7 +38,7 @@ def save(admin, name, only, exclude_tags):
         missing = [m for m in only if index.get(m) is None]
         if missing:
             raise NotFound(f"no manga named {missing[0]}")
-    return access.set_restrictions(name, only, exclude_tags)
+    return access.set_restrictions(name, only, exclude_tags, shelves)
 
 
 @page(auth="admin", back="mc-settings-users")
@@ -47,8 +48,9 @@ def user_access(request, name):
     if request.method == "POST":
         only = request.POST.getlist("only") if request.POST.get("scope") == "some" else None
         tags = request.POST.getlist("tag") + [t for t in request.POST.get("more_tags", "").split(",") if t.strip()]
-        stored = save(request.account["name"], name, only, tags)
-        limited = stored["only"] is not None or stored["excludeTags"]
+        shelves = request.POST.getlist("library") if request.POST.get("libraries_shown") else None
+        stored = save(request.account["name"], name, only, tags, shelves)
+        limited = stored["only"] is not None or stored["excludeTags"] or stored["libraries"] is not None
         scope = "now sees only what the restrictions allow" if limited else "sees the whole library"
         messages.success(request, f"Saved: {name} {scope}.")
         return HttpResponseRedirect(reverse("mc-settings-user-access", args=[name]))
@@ -63,15 +65,20 @@ def user_access(request, name):
                           some=current["only"] is not None,
                           manga=[(s.name, s.title, s.name in chosen) for s in summaries.ordered(index)],
                           tags=[(t, t.casefold() in excluded) for t in tags],
+                          libraries=[(lib.name, current["libraries"] is None or lib.name in current["libraries"])
+                                     for lib in libraries.all()],
                           more_tags=", ".join(t for t in current["excludeTags"] if t.casefold() not in known))
 
 
 @api(auth="admin", methods=("POST",))
 def user_access_api(request):
-    """{name, only: [manga] or null, excludeTags: [tag]} → the stored restrictions."""
+    """{name, only: [manga] or null, excludeTags: [tag], libraries: [library] or null} → the stored restrictions."""
     name = text_field(request.data, "name", max_length=100)
     only = request.data.get("only")
     if only is not None and not isinstance(only, list):
         raise Invalid("only must be a list of manga names, or null")
     tags = field(request.data, "excludeTags", list, required=False, default=[])
-    return {"name": name, **save(request.account["name"], name, only, tags)}
+    shelves = request.data.get("libraries")
+    if shelves is not None and not isinstance(shelves, list):
+        raise Invalid("libraries must be a list of library names, or null")
+    return {"name": name, **save(request.account["name"], name, only, tags, shelves)}

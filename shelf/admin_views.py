@@ -18,7 +18,8 @@ RENAMES_SHOWN = 20
 
 @api(auth="admin")
 def admin_overview(request):
-    return {"users": users.list_users(), "library": str(settings.LIBRARY or ""), **library_service.admin_summary(),
+    return {"users": users.list_users(), "library": str(settings.LIBRARY or ""),
+            "libraries": library_service.library_list(), **library_service.admin_summary(),
             "openIncidents": incidents.open_count()}
 
 
@@ -40,4 +41,5 @@ def library(request):
         return HttpResponseRedirect(request.path)
     summary = library_service.admin_summary()
     return render_section(request, "settings/library.html", "admin", "library", library=settings.LIBRARY,
+                          libraries=library_service.library_list(),
                           summary=summary, renames=library_ids.renames()[:RENAMES_SHOWN])

@@ -1,15 +1,17 @@
-"""The library filter: `genre:Fantasy tag:Isekai author:"Aya Kisaragi" status:ongoing moon` (docs/using.md).
+"""The library filter: `genre:Fantasy tag:Isekai author:"Aya Kisaragi" status:ongoing library:Comics moon`
+(docs/using.md).
 
 Words are ANDed. A plain word must appear in the title, folder name, alternative titles, authors,
 artists, tags or genres. `genre:` matches a genre exactly (case aside), `tag:` a tag of the manga
 or of any of its chapters (as Komga's series filter does), `author:` (or `artist:`) a part of an
-author's or artist's name, `status:` the status exactly. A value with spaces goes in double
-quotes. An unknown `kind:` is a plain word, so a title with a colon still matches.
+author's or artist's name, `status:` the status exactly, `library:` the library's name exactly. A
+value with spaces goes in double quotes. An unknown `kind:` is a plain word, so a title with a colon still matches.
 """
 import re
 from urllib.parse import urlencode
 
-KINDS = {"tag": "tag", "genre": "genre", "author": "author", "artist": "author", "status": "status"}
+KINDS = {"tag": "tag", "genre": "genre", "author": "author", "artist": "author", "status": "status",
+         "library": "library"}
 _TERM = re.compile(r'(?:(\w+):)?(?:"([^"]*)"?|(\S*))')
 
 
@@ -39,6 +41,8 @@ class Term:
             return any(self.key in person for person in summary.people)
         if self.kind == "status":
             return summary.status == self.key
+        if self.kind == "library":
+            return (summary.library or "").casefold() == self.key
         return self.key in summary.search
 
     def __eq__(self, other):
@@ -86,8 +90,10 @@ def chips(terms, sort="title"):
 
 def facets(summaries, terms, sort="title", limit=40):
     """Genres, tags and statuses of the manga shown, with counts and the query that adds each."""
-    genres, tags, statuses = {}, {}, {}
+    genres, tags, statuses, shelves = {}, {}, {}, {}
     for s in summaries:
+        if s.library:
+            shelves.setdefault(s.library.casefold(), [s.library, 0])[1] += 1
         for genre in s.genres:
             genres.setdefault(genre.casefold(), [genre, 0])[1] += 1
         for tag in s.tags:
@@ -103,7 +109,8 @@ def facets(summaries, terms, sort="title", limit=40):
                                       sort)}
                 for v, n in ranked]
 
-    return {"genres": items("genre", genres), "tags": items("tag", tags), "statuses": items("status", statuses)}
+    return {"libraries": items("library", shelves), "genres": items("genre", genres), "tags": items("tag", tags),
+            "statuses": items("status", statuses)}
 
 
-EMPTY_FACETS = {"genres": [], "tags": [], "statuses": []}
+EMPTY_FACETS = {"libraries": [], "genres": [], "tags": [], "statuses": []}

@@ -11,6 +11,7 @@ import threading
 from dataclasses import dataclass
 
 from catalog import overrides
+from library import libraries
 from library import meta as library_meta
 from reader import lookup
 
@@ -32,6 +33,7 @@ class Summary:
     genre_keys: frozenset = frozenset()  # casefolded
     people: tuple = ()  # casefolded authors and artists
     status: str | None = None  # casefolded
+    library: str | None = None  # the library holding it, with several (library/libraries.py)
 
 
 _lock = threading.Lock()
@@ -67,6 +69,7 @@ def build(manga):
         genres=genres, genre_keys=frozenset(g.casefold() for g in genres),
         people=tuple(p.casefold() for key in ("authors", "artists") for p in _strings(meta.get(key))),
         status=status or None,
+        library=libraries.of(manga.name).name if libraries.several() else None,
     )
 
 

@@ -72,7 +72,7 @@ def recent_items(items, root):
 def facet_lists(facets):
     """The genre, tag and status facets (shelf.library()'s "facets"), safe to put in the page."""
     key = (FACETS_TEMPLATE, *(tuple((f["value"], f["count"], f["on"], f["add"]) for f in facets[kind])
-                              for kind in ("genres", "tags", "statuses")))
+                              for kind in ("libraries", "genres", "tags", "statuses")))
     return mark_safe(_cached(key, FACETS_TEMPLATE, {"facets": facets}))
 
 

@@ -69,14 +69,13 @@ def _filtered(request, rows):
     if query_bool(request, "deleted") or query_bool(request, "oneshot"):
         return []
     libraries = lists.values(request, "library_id")
-    if libraries and ids.LIBRARY_ID not in libraries:
-        return []
     statuses = lists.upper_values(request, "read_status")
     media = lists.upper_values(request, "media_status")
     if media and "READY" not in media:
         return []
     words = (request.GET.get("search") or "").casefold().split()
-    return [r for r in rows if (not statuses or state.status(r.entry) in statuses)
+    return [r for r in rows if (not libraries or ids.library_of(r.manga.name) in libraries)
+            and (not statuses or state.status(r.entry) in statuses)
             and all(w in f"{r.manga.title} {dto.chapter_title(r.manga, r.chapter)}".casefold() for w in words)]
 
 
@@ -103,7 +102,7 @@ def books_list(request):
 def _book_field(row, in_lists):
     def field_of(name):
         if name == "libraryid":
-            return ids.LIBRARY_ID
+            return ids.library_of(row.manga.name)
         if name == "seriesid":
             return ids.series_id(row.manga.name)
         if name == "readstatus":

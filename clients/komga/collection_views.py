@@ -62,8 +62,8 @@ def collections_list(request):
         return collection_dto(account, item)
     libraries = lists.values(request, "library_id")
     words = (request.GET.get("search") or "").casefold()
-    found = [] if libraries and ids.LIBRARY_ID not in libraries else [
-        c for c in collections.visible(account) if words in c["name"].casefold()]
+    found = [c for c in collections.visible(account) if words in c["name"].casefold()
+             and (not libraries or any(ids.library_of(m) in libraries for m in c["members"]))]
     found = lists.apply_sort(found, request, SORTS, [("name", False)])
     return lists.page(found, request, lambda c: collection_dto(account, c))
 

@@ -5,9 +5,10 @@ from datetime import date, datetime, timezone
 
 from catalog import overrides
 from library import files as library_files
+from library import libraries
 from library import meta as library_meta
 from library.model import stamp_ms
-from reader import lookup
+from reader import access, lookup
 from shelf import manga_detail
 
 from .. import cbz
@@ -99,7 +100,7 @@ def series(manga, entries):
     total, read, started = counts(manga, entries)
     created, modified = dt(manga.added), dt(manga.updated)
     return {
-        "id": ids.series_id(manga.name), "libraryId": ids.LIBRARY_ID, "name": manga.name, "url": "",
+        "id": ids.series_id(manga.name), "libraryId": ids.library_of(manga.name), "name": manga.name, "url": "",
         "created": created, "lastModified": modified, "fileLastModified": modified,
         "booksCount": total, "booksReadCount": read, "booksUnreadCount": total - read - started,
         "booksInProgressCount": started,
@@ -192,7 +193,7 @@ def _book(manga, chapter, position, version):
     groups = strings(version.meta, "groups") or ([version.source] if version.source else [])
     return {
         "id": ids.book_id(manga.name, chapter.id), "seriesId": ids.series_id(manga.name),
-        "seriesTitle": manga.title, "libraryId": ids.LIBRARY_ID,
+        "seriesTitle": manga.title, "libraryId": ids.library_of(manga.name),
         "name": version.name, "url": version.name, "number": position,
         "created": changed, "lastModified": changed, "fileLastModified": changed,
         **_size(cbz.chapter_size(manga, chapter, version)),
@@ -225,8 +226,13 @@ def pages(version):
     return out
 
 
-LIBRARY = {
-    "id": ids.LIBRARY_ID, "name": "Library", "root": "",
+def library(lib, unavailable=False):
+    """A LibraryDto: the library's name and id; its folder is not told (`root` empty)."""
+    return {"id": ids.library_id(lib), "name": lib.name, **LIBRARY_SETTINGS, "unavailable": bool(unavailable)}
+
+
+LIBRARY_SETTINGS = {
+    "root": "",
     "importComicInfoBook": False, "importComicInfoSeries": False, "importComicInfoCollection": False,
     "importComicInfoReadList": False, "importComicInfoSeriesAppendVolume": False,
     "importEpubBook": False, "importEpubSeries": False, "importMylarSeries": False,
@@ -239,6 +245,8 @@ LIBRARY = {
 
 
 def user(account):
+    shelves = access.restrictions(account["name"])["libraries"]
+    shared = [ids.library_id(lib) for lib in libraries.all() if shelves is not None and lib.name in shelves]
     return {"id": "u" + ids.series_id(account["name"])[1:], "email": account["name"],
-            "roles": ["USER", "PAGE_STREAMING", "FILE_DOWNLOAD"], "sharedAllLibraries": True,
-            "sharedLibrariesIds": [], "labelsAllow": [], "labelsExclude": [], "ageRestriction": None}
+            "roles": ["USER", "PAGE_STREAMING", "FILE_DOWNLOAD"], "sharedAllLibraries": shelves is None,
+            "sharedLibrariesIds": shared, "labelsAllow": [], "labelsExclude": [], "ageRestriction": None}

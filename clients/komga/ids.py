@@ -10,8 +10,23 @@ import threading
 
 from library import ids as library_ids
 from library import index as library_index
+from library import libraries
 
-LIBRARY_ID = "mangacircus"
+LIBRARY_ID = "mangacircus"  # the first library's; the others add their slug (library/libraries.py)
+
+
+def library_id(library):
+    return LIBRARY_ID if not library.slug else f"{LIBRARY_ID}-{library.slug}"
+
+
+def library_of(manga_name):
+    """The Komga library id of the library holding the manga."""
+    library = libraries.of(manga_name)
+    return library_id(library) if library is not None else LIBRARY_ID
+
+
+def library_by_id(lid):
+    return next((lib for lib in libraries.all() if library_id(lib) == lid), None)
 
 
 def _short(text):

@@ -3,10 +3,12 @@ collection_views.py, read lists: readlist_views.py). Tags and authors: referenti
 from django.http import HttpResponse
 
 from accounts import sessions
+from library import libraries as library_libraries
+from library import service as library_service
 from mangacircus.errors import NotFound
-from reader import serverprefs
+from reader import access, serverprefs
 
-from . import dto, ids
+from . import dto
 from .auth import app_view, clear_cookies, forget_token
 from .series_views import visible_series
 
@@ -39,16 +41,25 @@ def client_settings(request):
     return {}
 
 
+def _libraries(account):
+    """The LibraryDtos of the libraries the account may see (all of them but for a restriction)."""
+    shelves = access.restrictions(account["name"])["libraries"]
+    down = {lib["name"]: lib["unavailable"] for lib in library_service.library_list()}
+    return [dto.library(lib, down.get(lib.name)) for lib in library_libraries.all()
+            if shelves is None or lib.name in shelves]
+
+
 @app_view()
 def libraries(request):
-    return [dto.LIBRARY]
+    return _libraries(request.account)
 
 
 @app_view()
 def library_one(request, lid):
-    if lid != ids.LIBRARY_ID:
+    found = next((lib for lib in _libraries(request.account) if lib["id"] == lid), None)
+    if found is None:
         raise NotFound(f"no library {lid}")
-    return dto.LIBRARY
+    return found
 
 
 def _distinct(user, pick):

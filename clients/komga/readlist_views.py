@@ -72,8 +72,8 @@ def readlists_list(request):
         return readlist_dto(account, item)
     libraries = lists.values(request, "library_id")
     words = (request.GET.get("search") or "").casefold()
-    found = [] if libraries and ids.LIBRARY_ID not in libraries else [
-        r for r in readlists.visible(account) if words in r["name"].casefold()]
+    found = [r for r in readlists.visible(account) if words in r["name"].casefold()
+             and (not libraries or any(ids.library_of(m) in libraries for m, _c in r["items"]))]
     found = lists.apply_sort(found, request, SORTS, [("name", False)])
     index = ids.current()
     return lists.page(found, request, lambda r: readlist_dto(account, r, shown(account, r, index)))

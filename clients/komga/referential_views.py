@@ -15,7 +15,7 @@ def _distinct(values):
 
 def _scope(request, order):
     """The [(manga, entries)] the request's filter names, the first of `order` that is given
-    winning, as in Komga: library_id (this library or nothing), collection_id and readlist_id
+    winning, as in Komga: library_id (the series of those libraries), collection_id and readlist_id
     (their series the user sees; one they cannot see is nothing), series_id (those series; one the
     user cannot see is a 404)."""
     user = request.account["name"]
@@ -24,7 +24,7 @@ def _scope(request, order):
         if not wanted:
             continue
         if name == "library_id":
-            return visible_series(user) if ids.LIBRARY_ID in wanted else []
+            return [(m, e) for m, e in visible_series(user) if ids.library_of(m.name) in wanted]
         if name in ("collection_id", "readlist_id"):
             names = _listed(request.account, name, wanted)
             return [(m, e) for m, e in visible_series(user) if m.name in names]

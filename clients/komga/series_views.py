@@ -72,10 +72,10 @@ def _query_filter(request, rows):
     people = _author_filters(request)
     if query_bool(request, "deleted") or query_bool(request, "oneshot") or query_bool(request, "complete"):
         return []
-    if libraries and ids.LIBRARY_ID not in libraries:
-        return []
     kept = []
     for manga, entries in rows:
+        if libraries and ids.library_of(manga.name) not in libraries:
+            continue
         if not _words_match(manga, words):
             continue
         if statuses and read_status(manga, entries) not in statuses:
@@ -113,7 +113,7 @@ def series_list(request):
 def _series_field(manga, entries, user):
     def field_of(name):
         if name == "libraryid":
-            return ids.LIBRARY_ID
+            return ids.library_of(manga.name)
         if name == "readstatus":
             return read_status(manga, entries)
         if name == "seriesstatus":

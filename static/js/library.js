@@ -56,9 +56,10 @@
   function showFacets(found) {
     const cap = (v) => v.charAt(0).toUpperCase() + v.slice(1);
     const genres = found.genres || [];
-    facets.replaceChildren(...facetList("Genres", genres, (v) => v), ...facetList("Tags", found.tags, (v) => v),
-      ...facetList("Status", found.statuses, cap));
-    facets.hidden = !genres.length && !found.tags.length && !found.statuses.length;
+    const shelves = found.libraries || [];
+    facets.replaceChildren(...facetList("Libraries", shelves, (v) => v), ...facetList("Genres", genres, (v) => v),
+      ...facetList("Tags", found.tags, (v) => v), ...facetList("Status", found.statuses, cap));
+    facets.hidden = !shelves.length && !genres.length && !found.tags.length && !found.statuses.length;
   }
 
   function moreLink() {
