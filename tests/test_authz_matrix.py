@@ -11,7 +11,7 @@ POSTs to HTML pages are left out: they carry a CSRF token, and their auth check 
 decorator as their GET.
 
 A fifth persona, "restricted", is a plain user whom the admin limited to Long Scroll
-(reader/access.py). Every row runs for them too: they get the "other" column's status, except the
+(reader/access.py), or, in a library of two (Manga, Webtoons), to the library holding it. Every row runs for them too: they get the "other" column's status, except the
 rows in RESTRICTED, where Moon Garden is hidden from them and answers exactly as a missing manga
 does. Every row that names Moon Garden must be in RESTRICTED, so a new route about a manga cannot
 forget the restriction unnoticed.
@@ -405,15 +405,30 @@ def test_it_has_a_row_for_every_route():
 
 
 @pytest.fixture
-def server(data_dir, library_dir):
+def one_library():
+    """Asked for by a test: the restricted persona is limited to a library (Webtoons, holding Long
+    Scroll) rather than to a manga, with Moon Garden in the other library (Manga)."""
+    return True
+
+
+@pytest.fixture
+def server(request, data_dir, library_dir):
     """A server whose scraper daemon is certainly not running (a closed port)."""
-    srv = AppServer(data_dir, library_dir, env={"SCRAPER_URL": f"http://127.0.0.1:{free_port()}"}).start()
+    env = {"SCRAPER_URL": f"http://127.0.0.1:{free_port()}"}
+    library = library_dir
+    if "one_library" in request.fixturenames:
+        webtoons = library_dir.parent / "webtoons"
+        webtoons.mkdir()
+        (library_dir / "Long Scroll").rename(webtoons / "Long Scroll")
+        env.update(LIBRARY="", LIBRARIES=f"Manga={library_dir};Webtoons={webtoons}")
+        library = None
+    srv = AppServer(data_dir, library, env=env).start()
     yield srv
     srv.stop()
 
 
 @pytest.fixture
-def personas(server, admin, monkeypatch):
+def personas(request, server, admin, monkeypatch):
     for name in ("user", "other"):
         assert admin.post("/api/admin/user", {"name": name, "password": PASSWORD})[0] == 200
     wait_for_library(admin, 2)
@@ -435,7 +450,8 @@ def personas(server, admin, monkeypatch):
         return client
 
     assert admin.post("/api/admin/user", {"name": "restricted", "password": PASSWORD})[0] == 200
-    assert admin.post("/api/admin/user/access", {"name": "restricted", "only": ["Long Scroll"]})[0] == 200
+    rule = {"libraries": ["Webtoons"]} if "one_library" in request.fixturenames else {"only": ["Long Scroll"]}
+    assert admin.post("/api/admin/user/access", {"name": "restricted", **rule})[0] == 200
     return {"anonymous": lambda: server.client(), "admin": lambda: signed_in("admin"),
             "user": lambda: signed_in("user"), "other": lambda: signed_in("other"),
             "restricted": lambda: signed_in("restricted")}
@@ -467,11 +483,21 @@ def test_every_row_naming_a_manga_says_what_the_restricted_user_gets():
 
 
 def test_it_answers_every_route_for_a_restricted_user_as_if_the_hidden_manga_did_not_exist(server, personas):
+    _check_restricted(personas)
+
+
+def test_it_answers_every_route_for_a_user_limited_to_one_library_as_if_the_other_did_not_exist(one_library, server,
+                                                                                                 personas):
+    # the library of Moon Garden itself is hidden too, in the apps' API
+    _check_restricted(personas, {("GET", "/komga/api/v1/libraries/mangacircus"): 404})
+
+
+def _check_restricted(personas, hidden=None):
     kept = personas["restricted"]()
     wrong = []
     for pattern, method, path, body, _anon, _user, other, _admin in MATRIX:
         client = personas["restricted"]() if path in FRESH_SESSION else kept
-        expected = _restricted_status(method, path, body, other)
+        expected = (hidden or {}).get((method, path)) or _restricted_status(method, path, body, other)
         got = client.request(method, path, body=body)[0]
         if got != expected:
             wrong.append(f"{method} {path} {body}: {got}, expected {expected}")

@@ -141,3 +141,24 @@ def test_it_fronts_the_reader_with_nginx_when_installed(startall, library_dir):
             os.kill(pid, 0)
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", sa.port), timeout=1).close()  # nginx's workers gone too
+
+
+def test_nginx_serves_the_pages_of_each_library(startall, library_dir):
+    """LIBRARIES with nginx in front: signed links and the reader's hand-off find each library's folder."""
+    webtoons = library_dir.parent / "webtoons"
+    webtoons.mkdir()
+    (library_dir / "Long Scroll").rename(webtoons / "Long Scroll")
+    sa = startall({"NGINX": "auto", "LIBRARY": "", "LIBRARIES": f"Manga={library_dir};Webtoons={webtoons}"}).start()
+    sa.wait_for(sa.reader_answers, "the reader through nginx")
+    admin = sa.client().signup("admin", "correct horse battery")
+    wait_for_library(admin, 2)
+    for name, chapter, folder in (("Moon Garden", "1/1", library_dir), ("Long Scroll", "0/1", webtoons)):
+        url = "/" + admin.get(f"/api/chapter?m={name.replace(' ', '%20')}&c={chapter}")[2]["pages"][0]["u"]
+        assert "&s=" in url, url
+        expected = (folder / unquote(url[5:].split("?")[0])).read_bytes()
+        for link in (url, url.split("?")[0]):  # signed: nginx alone; unsigned: the reader, then the hand-off
+            status, headers, body = admin.get(link)
+            assert status == 200 and body == expected and headers["Server"].startswith("nginx"), (link, status)
+    site = (sa.data / "nginx" / "site.conf").read_text()
+    assert "location /protected-library-1-webtoons/" in site and f"alias {webtoons.resolve()}/;" in site
+    assert sa.terminate() == 0
