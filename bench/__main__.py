@@ -25,7 +25,9 @@ from . import (
     generate,
     household,
     import_bench,
+    libraries_bench,
     loadgen,
+    manga_page_bench,
     pageturn,
     peering,
     proxy,
@@ -127,6 +129,11 @@ def server_rows(work, library, index_pages, opts, say):
     finally:
         server.stop()
         handoff.stop()
+    say("the manga page of a long series")
+    rows += manga_page_bench.rows(work, library / typical_page(library), opts["seconds"], server_cpus, client_cpus)
+    say("2 libraries and 50 collections")
+    rows += libraries_bench.rows(work, library, data, cookies[0], index_pages["manga"], opts["seconds"], server_cpus,
+                                 client_cpus)
     say("/lib/ from a CBZ")
     rows += archives.lib_rows(work, library, typical_page(library), opts["seconds"], 16, server_cpus, client_cpus)
     return rows

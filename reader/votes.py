@@ -45,6 +45,25 @@ def chapter_votes(manga: str, cid: str) -> dict[str, dict[str, int]]:
         return {v: dict(users) for v, users in db.section("votes").get(manga, {}).get(cid, {}).items()}
 
 
+def manga_votes(manga: str) -> dict[str, dict[str, dict[str, int]]]:
+    """{chapter id: {version: {user: value}}} of one manga (copies), for a whole chapter list at once."""
+    with db.lock():
+        return {cid: {v: dict(users) for v, users in versions.items()}
+                for cid, versions in db.section("votes").get(manga, {}).items()}
+
+
+def ranked(items: list[dict[str, Any]], votes: dict[str, dict[str, int]], user: str) -> list[dict[str, Any]]:
+    """`items` ({name, priority, …} in folder order) as ranked_versions ranks them, each a new dict
+    with its score and the user's own vote."""
+    out = []
+    for item in items:
+        voters = votes.get(item["name"], {})
+        out.append({**item, "score": sum(voters.values()), "mine": voters.get(user, 0)})
+    order = {id(item): i for i, item in enumerate(out)}
+    out.sort(key=lambda i: (-i["score"], -i["priority"], order[id(i)]))
+    return out
+
+
 def ranked_versions(manga: str, chapter: Chapter, user: str) -> list[dict[str, Any]]:
     """The chapter's versions, best first.
 

@@ -65,13 +65,16 @@ def manga(request, name):
     detail = manga_detail.detail(request.account["name"], found)
     meta = detail["meta"]
     admin = bool(request.account.get("admin"))
+    downloads = serverprefs.downloads_allowed()
+    for book in detail["books"]:
+        book["rows_html"] = tiles.chapter_list(book, found.name, get_script_prefix(), downloads)
     return render(request, "reader/manga.html", {
         "editable": [c for c in collections.listing(request.account) if c["editable"]],
         "readlists": [{"id": r["id"], "name": r["name"]} for r in readlists.visible(request.account)
                       if readlists.can_edit(request.account, r)],
         "pick_chapters": sum(len(b["chapters"]) for b in detail["books"]) <= PICK_CHAPTERS,
         "unread": manga_detail.unread_files(found) if admin else None,
-        "m": detail, "meta": meta, "downloads": serverprefs.downloads_allowed(), "filter_links": _filter_links(meta),
+        "m": detail, "meta": meta, "downloads": downloads, "filter_links": _filter_links(meta),
         "catalog_html": tiles.catalog_section(detail, admin, get_script_prefix()),
         "direction": {"name": library_meta.DIRECTION_NAMES.get(detail["direction"], detail["direction"]),
                       "source": library_meta.DIRECTION_SOURCES[detail["directionFrom"]]},

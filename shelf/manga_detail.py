@@ -1,5 +1,6 @@
 """One manga as one user sees it: metadata, books and chapters with their ranked versions, the user's
 read state and the continue target (the data of GET /api/manga and of the manga page)."""
+import threading
 from urllib.parse import urlsplit
 
 from catalog import overrides
@@ -68,20 +69,21 @@ def detail(user, manga):
     the runs of Manga.runs(), in reading order: `whole` when a run holds all of its book's chapters,
     `download` on the run under which the book's download link goes (its last)."""
     entries = progress.manga_progress(user, manga.name)
+    all_votes = votes.manga_votes(manga.name)
     books = []
     read = 0
-    runs = manga.runs()  # reading order: book "0" may come in several runs (docs/library.md, "Order")
-    last_run = {book.key: i for i, (book, _) in enumerate(runs)}
-    for i, (book, chapters) in enumerate(runs):
+    for base, chapters in static_rows(manga):
         rows = []
-        for chapter in chapters:
-            row = chapter_row(user, manga, chapter, entries.get(chapter.id))
-            row["hasPrevious"] = bool(books or rows)
+        for fixed, versions in chapters:
+            entry = entries.get(fixed["id"])
+            chapter_votes = all_votes.get(fixed["id"])
+            shown = votes.ranked(versions, chapter_votes, user) if chapter_votes else [
+                {**v, "score": 0, "mine": 0} for v in versions]
+            row = {**fixed, "read": bool(entry and entry.get("done")), "progress": entry, "versions": shown,
+                   "pages": shown[0]["pages"], "hasPrevious": bool(books or rows)}
             read += row["read"]
             rows.append(row)
-        books.append({"key": book.key, "title": book.title, "heading": lookup.book_heading(book),
-                      "extra": book.extra, "whole": len(chapters) == len(book.chapters),
-                      "download": last_run[book.key] == i, "chapters": rows})
+        books.append({**base, "chapters": rows})
     total = sum(len(b["chapters"]) for b in books)
     times = story.chapter_times(user, manga.name)
     if times:
@@ -99,6 +101,46 @@ def detail(user, manga):
         "continue": continue_target(manga, entries), "books": books, **catalog_sections(manga.name, user),
         "story": {"totalMs": sum(times.values()), "chapters": sum(1 for ms in times.values() if ms)} if times else None,
     }
+
+
+_static_lock = threading.Lock()
+_static = {}  # manga name → (Manga object, its static_rows)
+MAX_STATIC = 2_000
+
+
+def static_rows(manga):
+    """What of the chapter list is the same for every user, made once per Manga object (the index
+    never changes one, a scan makes a new one): [(book {key, title, heading, extra, whole, download},
+    [(chapter row without the user's state, [version {name, source, title, pages, priority, url}
+    in folder order, by priority first])])] in reading order (book "0" may come in several runs,
+    docs/library.md "Order"; `whole` when a run holds all of its book's chapters, `download` on the
+    run under which the book's download link goes, its last)."""
+    hit = _static.get(manga.name)
+    if hit is not None and hit[0] is manga:
+        return hit[1]
+    runs = manga.runs()
+    last_run = {book.key: i for i, (book, _) in enumerate(runs)}
+    made = []
+    for i, (book, chapters) in enumerate(runs):
+        base = {"key": book.key, "title": book.title, "heading": lookup.book_heading(book), "extra": book.extra,
+                "whole": len(chapters) == len(book.chapters), "download": last_run[book.key] == i}
+        rows = []
+        for chapter in chapters:
+            fixed = {"id": chapter.id, "key": chapter.key, "label": lookup.chapter_label(chapter),
+                     "title": chapter.title, "url": lookup.read_url(manga.name, chapter), "added": added(chapter),
+                     "tags": chapter_tags(chapter)}
+            versions = [{"name": v.name, "source": v.source, "title": v.title, "pages": v.page_count,
+                         "priority": v.priority, "url": lookup.read_url(manga.name, chapter, v.name)}
+                        for v in chapter.versions]
+            order = {id(v): n for n, v in enumerate(versions)}
+            versions.sort(key=lambda v: (-v["priority"], order[id(v)]))  # ranked_versions without votes
+            rows.append((fixed, versions))
+        made.append((base, rows))
+    with _static_lock:
+        if len(_static) >= MAX_STATIC:
+            _static.clear()
+        _static[manga.name] = (manga, made)
+    return made
 
 
 SHOWN_UNREAD = 200

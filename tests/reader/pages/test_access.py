@@ -114,7 +114,7 @@ def test_can_see_takes_a_name_or_the_requests_account(demo_app):
     assert access.can_see(name, "Moon Garden") and access.can_see({"name": name, "admin": False}, "Moon Garden")
     assert not access.can_see(name, "Iron Harbor") and not access.can_see({"name": name}, "Iron Harbor")
     assert access.can_see("admin", "Iron Harbor")  # no restrictions: everything
-    assert access.restrictions(name) == {"only": ["Moon Garden"], "excludeTags": []}
+    assert access.restrictions(name) == {"only": ["Moon Garden"], "excludeTags": [], "libraries": None}
 
 
 def test_a_tag_added_later_hides_the_manga_after_the_next_scan(scanned, admin, reader_user, library_dir):
