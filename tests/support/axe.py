@@ -21,15 +21,20 @@ def source():
     return SCRIPT.read_text()
 
 
-def violations(page, impacts=("serious", "critical")):
-    """axe's violations of these impacts on the page as it is now: [(rule, impact, [targets], help)].
-    The page's context was given source() with add_init_script (an init script is not subject to
-    the page's Content-Security-Policy, which allows no inline script)."""
-    result = page.evaluate("""async () => {
+# The rules whose outcome depends on the colours alone: what a second theme on the same page can change.
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+
+
+def violations(page, impacts=("serious", "critical"), only=None):
+    """axe's violations of these impacts on the page as it is now: [(rule, impact, [targets], help)];
+    `only`: these rules alone. The page's context was given source() with add_init_script (an init
+    script is not subject to the page's Content-Security-Policy, which allows no inline script)."""
+    result = page.evaluate("""async (only) => {
       // label-content-name-mismatch is experimental in axe 4 (off by default): a name that does not
       // hold the visible text fails speech control ("click Mark read"), so it is on here.
-      const r = await axe.run(document, {resultTypes: ['violations'],
-                                         rules: {'label-content-name-mismatch': {enabled: true}}});
+      const options = only ? {resultTypes: ['violations'], runOnly: {type: 'rule', values: only}}
+                           : {resultTypes: ['violations'], rules: {'label-content-name-mismatch': {enabled: true}}};
+      const r = await axe.run(document, options);
       return r.violations.map(v => [v.id, v.impact, v.nodes.map(n => n.target.join(' ')).slice(0, 5), v.help]);
-    }""")
+    }""", only)
     return [v for v in result if v[1] in impacts]
