@@ -63,7 +63,7 @@ def wait_for_chapter(client, chapter, timeout=20):
 def test_d1_a_kill_9_during_a_burst_loses_at_most_the_flush_window(figures, mount, library_dir, tmp_path):
     case = ("D1", "kill -9 in a progress burst, DATA on ext4")
     data = mount(*case, "ext4", tmp_path / "data", "64M")
-    cycles, budget = sized(20, 200), sized(24, 1200)
+    cycles, budget = sized(14, 200), sized(18, 1200)
     rng = random.Random(1)
     windows, ready, corrupt, exercised = [], [], [], 0
     began = time.monotonic()

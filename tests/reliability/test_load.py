@@ -61,7 +61,7 @@ def reader(client, name, rng, deadline, versions, pages, record):
 
 
 def test_q1_fifty_readers_at_once_get_no_errors_and_keep_their_progress(figures, data_dir, library_dir):
-    users, seconds = 50, sized(12, 60)
+    users, seconds = 50, sized(8, 60)
     srv = Server(data_dir, library_dir, env={"ACCESS_LOG": "0"}).start()
     record = {"acks": {}, "latency": {}, "errors": []}
     try:
