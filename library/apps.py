@@ -41,6 +41,7 @@ class LibraryConfig(AppConfig):
 def library_readable(app_configs, **kwargs):
     """A warning only: a LIBRARY that is missing at start (an unmounted drive) is reported by each
     scan, and the reader keeps serving the last index it had, marked unavailable."""
+    from . import libraries
     from .faults import problem
 
     root = settings.LIBRARY
@@ -48,8 +49,11 @@ def library_readable(app_configs, **kwargs):
         return [checks.Warning("LIBRARY is not set: the library is empty", id="library.W001")]
     if settings.LIBRARY_IS_DEMO and not root.exists():
         return []  # the demo library, which the command that needs it writes (library/demo.py)
-    why = problem(root)
-    if why:
-        return [checks.Warning(f"{why} The reader starts with its last index and tells admins until it can be read.",
-                               id="library.W002")]
-    return []
+    found = []
+    for library in libraries.all():
+        why = problem(library.root)
+        if why:
+            named = f"{library.name}: {why}" if libraries.several() else why
+            found.append(checks.Warning(f"{named} The reader starts with its last index and tells admins until it "
+                                        "can be read.", id="library.W002"))
+    return found
