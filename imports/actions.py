@@ -10,7 +10,7 @@ from mangacircus import db, localadmin
 from mangacircus.errors import Invalid
 from ops.backups import state as backup_state
 
-from . import apply, kavita, komga, komga_api, mihon, plan
+from . import apply, kavita, kavita_api, komga, komga_api, mihon, plan
 
 READERS = {"kavita": lambda path, payload: kavita.read(path),
            "komga": lambda path, payload: komga.read(path),
@@ -20,6 +20,8 @@ READERS = {"kavita": lambda path, payload: kavita.read(path),
 def read_source(kind, path, payload):
     if kind == "komga" and payload.get("url"):  # a running Komga, through its REST API (komga_api.py)
         return komga_api.read(payload["url"], payload.get("login"), payload.get("password"))
+    if kind == "kavita" and payload.get("url"):  # a running Kavita, with a user's API key (kavita_api.py)
+        return kavita_api.read(payload["url"], payload.get("apiKey"))
     reader = READERS.get(kind)
     if reader is None:
         raise Invalid(f"unknown source {kind!r}: it is one of {', '.join(sorted(READERS))}")

@@ -15,9 +15,12 @@ def import_page(request):
 @api(auth="admin", methods=("POST",))
 def import_api(request):
     """{source, path, names: {user there: account here}, into (a Mihon backup's account), apply: bool};
-    or for a running Komga, {source: "komga", url, login, password} in place of path."""
+    or for a running Komga, {source: "komga", url, login, password}, and for a running Kavita
+    {source: "kavita", url, apiKey}, in place of path."""
     d = request.data
-    if d.get("url") is not None:
+    if d.get("url") is not None and d.get("source") == "kavita":
+        remote = {"url": text_field(d, "url", max_length=2048), "apiKey": text_field(d, "apiKey", max_length=1024)}
+    elif d.get("url") is not None:
         remote = {"url": text_field(d, "url", max_length=2048), "login": text_field(d, "login", max_length=320),
                   "password": text_field(d, "password", max_length=1024)}
     else:

@@ -1,5 +1,5 @@
 """`manage.py import komga --db PATH | --url URL --login E-MAIL [--user THERE=HERE …] [--apply]`,
-`manage.py import kavita --db PATH [--user THERE=HERE …] [--apply]` and
+`manage.py import kavita --db PATH | --url URL [--user THERE=HERE …] [--apply]` and
 `manage.py import mihon --backup PATH --into NAME [--apply]` (docs/import.md): the dry run,
 or with --apply the import, through the running reader when there is one (data/ has one writer)."""
 import getpass
@@ -24,8 +24,12 @@ class Command(BaseCommand):
         where.add_argument("--url", metavar="URL", help="a running Komga server, read through its REST API as "
                            "--login (its password from KOMGA_PASSWORD, else asked)")
         komga.add_argument("--login", metavar="E-MAIL", help="with --url: the Komga user to sign in as")
-        kavita = sub.add_parser("kavita", help="a Kavita server's kavita.db (read, never written)")
-        kavita.add_argument("--db", required=True, metavar="PATH", help="Kavita's kavita.db")
+        kavita = sub.add_parser("kavita", help="a Kavita server's kavita.db (read, never written), or a running "
+                                "Kavita")
+        where = kavita.add_mutually_exclusive_group(required=True)
+        where.add_argument("--db", metavar="PATH", help="Kavita's kavita.db")
+        where.add_argument("--url", metavar="URL", help="a running Kavita server, read through its REST API with a "
+                           "user's API key (from KAVITA_API_KEY, else asked)")
         tachi = sub.add_parser("mihon", help="a Mihon or Tachiyomi backup (.tachibk, .proto.gz)")
         tachi.add_argument("--backup", required=True, metavar="PATH", help="the backup file")
         tachi.add_argument("--into", required=True, metavar="NAME",
@@ -44,7 +48,14 @@ class Command(BaseCommand):
             names[there] = here
         payload = {"source": source, "path": options.get("db") or options.get("backup"), "names": names,
                    "into": options.get("into"), "apply": options["apply"]}
-        if options.get("url"):
+        if options.get("url") and source == "kavita":
+            key = os.environ.get("KAVITA_API_KEY") or (getpass.getpass("Kavita API key: ") if sys.stdin.isatty()
+                                                       else "")
+            if not key:
+                raise CommandError("give the Kavita user's API key in KAVITA_API_KEY (or run this on a terminal to be "
+                                   "asked)")
+            payload.update(url=options["url"], apiKey=key)
+        elif options.get("url"):
             if not options.get("login"):
                 raise CommandError("--url needs --login: the Komga user (e-mail) to sign in as")
             password = os.environ.get("KOMGA_PASSWORD") or (getpass.getpass(f"Komga password of {options['login']}: ")
