@@ -37,9 +37,9 @@ SECTIONS = {
                                                             "GET /api/library", "GET / (library page)")),
                 "open loop: rate where p99 passes 100 ms", "open loop 200/s, full scans: worst p99",
                 "/lib/ image from a stored CBZ, 16 clients",
-                "GET /api/library, 2 libraries + 50 collections", "GET / (library page), 2 libraries + 50 collections",
+                "/api/library, 2 libraries, 50 collections", "library page, 2 libraries, 50 collections",
                 *(f"{route}, {n} chapters, {when}" for n in ("60", "1,200")
-                  for route in ("manga page", "GET /api/manga") for when in ("1 client", "after own progress"))],
+                  for route in ("manga page", "/api/manga") for when in ("1 client", "after a write"))],
                ("p99 ≤ 10 ms", "≤ 2× calm", "≤ 180 ms", "p95 ≤ 16 ms", "≤ 1.5 s", "p99 ≤ 25 ms", "p50 ≤ 1.5 ms",
                 "≥ 0.8× nginx", "≥ 0.7× folder", "≤ 1.1× one library", "p50 ≤ 5.0 ms")),
     "formats": ([*(f"full scan, {name}" for name in ("CB7 (7z, solid)", "CBT (tar)", "PDF", "CBR (RAR4)",
