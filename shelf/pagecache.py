@@ -22,17 +22,22 @@ the minute in the key makes the page be made, and the cookie renewed, again at t
 minute later. (Masking a token for nothing cost 0.1-0.2 ms of each answer from here.)
 Requests carrying flash messages (the `messages` cookie) are neither kept nor answered from here.
 Only entries of the current counters are kept, at most MAX_ENTRIES of them (a few dozen KB each).
+
+`cached_data` keeps the reading apps' lists the same way (the Komga API's series and books, which
+Mihon and Komelia page through): a view returning data, keyed by the account instead of the
+cookies (the apps sign in with Basic or a key, and the answer holds no token), sent as JSON.
 """
 import threading
 from collections import OrderedDict
 from functools import wraps
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBase
 from django.urls import get_script_prefix
 
 from catalog import store as catalog_store
 from mangacircus import clock, db
+from mangacircus.http import json_response
 from reader import lookup
 
 MAX_ENTRIES = 256
@@ -93,6 +98,42 @@ def cached(view):
         # A page made for a new CSRF secret holds a token for the cookie this answer is about to set.
         fresh_token = request.META.get("CSRF_COOKIE") not in (None, cookies.get(settings.CSRF_COOKIE_NAME))
         if response.status_code == 200 and not response.streaming and not response.cookies and not fresh_token:
+            _keep(key, counters, owner, own, response)
+        return response
+
+    return wrapper
+
+
+def cached_data(view):
+    """Wrap an apps' API view (inside clients/komga/auth.app_view, so `request.account` is the
+    signed-in account) whose data depends only on the account, the path and the counters above."""
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.method != "GET" or not request.account:
+            return view(request, *args, **kwargs)
+        counters = _current()
+        owner = request.account["name"]
+        own = db.own_changes(owner)
+        key = ("data", view.__module__, view.__qualname__, request.get_full_path(), request.META.get("HTTP_HOST"),
+               get_script_prefix(), owner, clock.now_ms() // 60_000)
+        with _lock:
+            hit = _entries.get(key) if _same(_counters[0], counters) else None
+            if hit is not None and hit[0] == own:
+                _entries.move_to_end(key)
+                stats["hits"] += 1
+            else:
+                hit = None
+        if hit is not None:
+            _, status, headers, body = hit
+            response = HttpResponse(body, status=status)
+            for name, value in headers:
+                response[name] = value
+            return response
+        result = view(request, *args, **kwargs)
+        if result is None or isinstance(result, HttpResponseBase):
+            return result
+        response = json_response(result)
+        if response.status_code == 200:
             _keep(key, counters, owner, own, response)
         return response
 

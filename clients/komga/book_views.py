@@ -7,6 +7,7 @@ from library.model import stamp_ms
 from mangacircus.errors import Invalid, NotFound
 from reader import access, progress, readlists, serverprefs
 from shelf import library as shelf
+from shelf import pagecache
 
 from .. import cbz
 from . import dto, ids, lists, numbering, search, state
@@ -80,6 +81,7 @@ def _filtered(request, rows):
 
 
 @app_view()
+@pagecache.cached_data
 def series_books(request, sid):
     """GET /api/v1/series/{id}/books (Mihon's chapter list: unpaged, by numberSort)."""
     user = request.account["name"]
@@ -94,6 +96,7 @@ def all_rows(user):
 
 
 @app_view()
+@pagecache.cached_data
 def books_list(request):
     user = request.account["name"]
     return _page(request, user, _filtered(request, all_rows(user)), default=[("metadata.title", False)])

@@ -3,7 +3,7 @@ from library import thumbs
 from library.files import image_response
 from mangacircus.errors import Invalid, NotFound
 from reader import access, collections, progress
-from shelf import summaries
+from shelf import pagecache, summaries
 
 from . import dto, ids, lists, search, state
 from .auth import app_view, query_bool
@@ -104,6 +104,7 @@ def _as_page(request, user, rows, default=TITLE_ORDER):
 
 
 @app_view()
+@pagecache.cached_data
 def series_list(request):
     """GET /api/v1/series (Mihon: popular, latest, search and filters)."""
     user = request.account["name"]
