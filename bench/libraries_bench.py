@@ -56,7 +56,7 @@ def rows(work, library, data, cookie, manga_count, seconds, server_cpus, client_
                     best[kind] = min(best[kind], r["p50"])
             out.append(Row(f"{name}, 2 libraries, {COLLECTIONS} collections", value=best["two"] / best["one"],
                            shown=f"p50 {best['two']:.3g} ms", baseline=f"1 library, none: p50 {best['one']:.3g} ms",
-                           ratio=best["two"] / best["one"], target=target("value <= 1.1 | ≤ 1.1× one library")))
+                           ratio=best["two"] / best["one"], target=target("value <= 1.1 | ≤ 1.1× single")))
         return out
     finally:
         one.stop()

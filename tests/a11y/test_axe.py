@@ -26,13 +26,15 @@ NOT_PAGES = ("/api/", "/lib/", "/lib-thumb/", "/thumb/", "/static/", "/download/
 
 
 def pages_for(persona):
-    """(path, status) of each HTML page the matrix lets `persona` GET (redirects left out)."""
+    """(path, status) of each HTML page the matrix lets `persona` GET (redirects left out). Error
+    pages are one template (templates/error.html) whatever the route: the first of each status."""
     column = PERSONAS.index(persona)
     seen = []
     for _, method, path, _, *statuses in MATRIX:
         status = statuses[column]
         if method == "GET" and not path.startswith(NOT_PAGES) and status != 302 and (path, status) not in seen:
-            seen.append((path, status))
+            if status < 400 or all(s != status for _, s in seen):
+                seen.append((path, status))
     return seen
 
 
