@@ -9,16 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.files import python_files
+
 ROOT = Path(__file__).resolve().parents[2]
 OWNER = Path("peers/store.py")
 
 
 def project_files():
-    for path in sorted(ROOT.rglob("*.py")):
-        relative = path.relative_to(ROOT)
-        if relative.parts[0] not in ("tests",) and not any(p.startswith(".") for p in relative.parts):
-            if relative != OWNER:
-                yield relative
+    return [relative for relative in python_files(ROOT) if relative.parts[0] != "tests" and relative != OWNER]
 
 
 def docstrings(tree):

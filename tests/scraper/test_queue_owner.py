@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.files import python_files
+
 ROOT = Path(__file__).resolve().parents[2]
 OWNER = Path("scraper/queue.py")
 RECORD_NAMES = {"job", "entry"}
@@ -30,10 +32,7 @@ MUTATORS = {"append", "extend", "insert", "remove", "pop", "popitem", "clear", "
 
 
 def project_files():
-    for path in sorted(ROOT.rglob("*.py")):
-        relative = path.relative_to(ROOT)
-        if not any(part.startswith(".") for part in relative.parts) and relative != OWNER:
-            yield relative
+    return [relative for relative in python_files(ROOT) if relative != OWNER]
 
 
 def queue_imports(tree, relative):
