@@ -23,7 +23,7 @@ Requests never wait for any of it: they read `index.current()`.
 import logging
 import threading
 import time
-from collections import ChainMap, deque
+from collections import ChainMap, Counter, deque
 
 from django.conf import settings
 
@@ -371,9 +371,11 @@ def library_list():
     """[{name, folder, direction, manga, unavailable}] of each library, in LIBRARIES' order."""
     current = index.current()
     parts = {part.library.name: part.index for part in _scanner.parts} if _scanner is not None else {}
+    first = next(iter(libraries.all()), None)
+    counts = Counter(current.library_of.get(name, first and first.name) for name in current.manga)
     out = []
     for lib in libraries.all():
-        count = sum(1 for name in current.manga if libraries.of(name, current) == lib)
+        count = counts[lib.name]
         part = parts.get(lib.name)
         out.append({"name": lib.name, "folder": str(lib.root), "direction": lib.direction,
                     "directionName": meta.DIRECTION_NAMES[lib.direction], "manga": count,

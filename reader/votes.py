@@ -59,8 +59,7 @@ def ranked(items: list[dict[str, Any]], votes: dict[str, dict[str, int]], user: 
     for item in items:
         voters = votes.get(item["name"], {})
         out.append({**item, "score": sum(voters.values()), "mine": voters.get(user, 0)})
-    order = {id(item): i for i, item in enumerate(out)}
-    out.sort(key=lambda i: (-i["score"], -i["priority"], order[id(i)]))
+    out.sort(key=lambda i: (-i["score"], -i["priority"]))  # stable: folder order breaks ties
     return out
 
 
@@ -72,16 +71,6 @@ def ranked_versions(manga: str, chapter: Chapter, user: str) -> list[dict[str, A
     3. then folder order (the index keeps versions in folder order).
     Each item: name, source, title, pages, score, mine (the user's own vote), priority.
     """
-    votes = chapter_votes(manga, chapter.id)
-    items: list[dict[str, Any]] = []
-    for order, version in enumerate(chapter.versions):
-        voters = votes.get(version.name, {})
-        items.append({
-            "name": version.name, "source": version.source, "title": version.title,
-            "pages": version.page_count, "score": sum(voters.values()), "mine": voters.get(user, 0),
-            "priority": version.priority, "_order": order,
-        })
-    items.sort(key=lambda i: (-i["score"], -i["priority"], i["_order"]))
-    for item in items:
-        del item["_order"]
-    return items
+    items = [{"name": v.name, "source": v.source, "title": v.title, "pages": v.page_count, "priority": v.priority}
+             for v in chapter.versions]
+    return ranked(items, chapter_votes(manga, chapter.id), user)

@@ -132,8 +132,7 @@ def static_rows(manga):
             versions = [{"name": v.name, "source": v.source, "title": v.title, "pages": v.page_count,
                          "priority": v.priority, "url": lookup.read_url(manga.name, chapter, v.name)}
                         for v in chapter.versions]
-            order = {id(v): n for n, v in enumerate(versions)}
-            versions.sort(key=lambda v: (-v["priority"], order[id(v)]))  # ranked_versions without votes
+            versions.sort(key=lambda v: -v["priority"])  # ranked_versions without votes (stable: folder order)
             rows.append((fixed, versions))
         made.append((base, rows))
     with _static_lock:

@@ -81,19 +81,9 @@ def cached(view):
         key = (view.__module__, view.__qualname__, request.get_full_path(), request.META.get("HTTP_HOST"),
                get_script_prefix(), cookies.get(SESSION_COOKIE), cookies.get(settings.CSRF_COOKIE_NAME),
                clock.now_ms() // 60_000)
-        with _lock:
-            hit = _entries.get(key) if _same(_counters[0], counters) else None
-            if hit is not None and hit[0] == own:
-                _entries.move_to_end(key)
-                stats["hits"] += 1
-            else:
-                hit = None
-        if hit is not None:
-            _, status, headers, body = hit
-            response = HttpResponse(body, status=status)
-            for name, value in headers:
-                response[name] = value
-            return response
+        kept = _kept(key, counters, own)
+        if kept is not None:
+            return kept
         response = view(request, *args, **kwargs)
         # A page made for a new CSRF secret holds a token for the cookie this answer is about to set.
         fresh_token = request.META.get("CSRF_COOKIE") not in (None, cookies.get(settings.CSRF_COOKIE_NAME))
@@ -116,19 +106,9 @@ def cached_data(view):
         own = db.own_changes(owner)
         key = ("data", view.__module__, view.__qualname__, request.get_full_path(), request.META.get("HTTP_HOST"),
                get_script_prefix(), owner, clock.now_ms() // 60_000)
-        with _lock:
-            hit = _entries.get(key) if _same(_counters[0], counters) else None
-            if hit is not None and hit[0] == own:
-                _entries.move_to_end(key)
-                stats["hits"] += 1
-            else:
-                hit = None
-        if hit is not None:
-            _, status, headers, body = hit
-            response = HttpResponse(body, status=status)
-            for name, value in headers:
-                response[name] = value
-            return response
+        kept = _kept(key, counters, own)
+        if kept is not None:
+            return kept
         result = view(request, *args, **kwargs)
         if result is None or isinstance(result, HttpResponseBase):
             return result
@@ -138,6 +118,21 @@ def cached_data(view):
         return response
 
     return wrapper
+
+
+def _kept(key, counters, own):
+    """The answer kept under `key` for these counters and the owner's changes, or None."""
+    with _lock:
+        hit = _entries.get(key) if _same(_counters[0], counters) else None
+        if hit is None or hit[0] != own:
+            return None
+        _entries.move_to_end(key)
+        stats["hits"] += 1
+    _, status, headers, body = hit
+    response = HttpResponse(body, status=status)
+    for name, value in headers:
+        response[name] = value
+    return response
 
 
 def _keep(key, counters, owner, own, response):
