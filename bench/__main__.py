@@ -40,12 +40,12 @@ from .report import machine, table
 # Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs,
 # the db.json and catalog.json MB of the backup rows (bench/backup_bench.py), and the seconds of the
 # open loop's 200/s runs (10 s give the library page and its API 100 requests each, so their p99 is
-# not simply the slowest of 30), and the page turns of the reader's row.
+# not simply the slowest of 30), the page turns of the reader's row and the runs of its first page.
 SETTINGS = {
     "tiny": {"flush": (0.2, 1), "seconds": 0.5, "runs": 1, "users": 4, "backup": (1, 0.2), "open_loop": 0.5,
-             "turns": 10},
+             "turns": 10, "first_pages": 2},
     "medium": {"flush": (2, 10), "seconds": 3, "runs": 3, "users": 16, "backup": (10, 2), "open_loop": 10,
-               "turns": 40},
+               "turns": 40, "first_pages": 7},
     "large": {"flush": (2, 10), "seconds": 5, "runs": 3, "users": 16, "backup": (10, 2), "open_loop": 10,
               "turns": 40},
 }
@@ -112,7 +112,7 @@ def server_rows(work, library, index_pages, opts, say):
         probe = serving.Client("127.0.0.1", server.port)
         probe.cookies["sid"] = cookies[0]
         chapter = serving.chapter_target(probe, generate.LONG)[0]
-        rows.append(firstpage.row(server, cookies[0], generate.LONG, chapter))
+        rows.append(firstpage.row(server, cookies[0], generate.LONG, chapter, runs=opts["first_pages"]))
         rows.append(pageturn.row(server, cookies[0], generate.LONG, chapter, turns=opts["turns"]))
         say("open-loop household mix")
         admin = serving.Client("127.0.0.1", server.port)

@@ -201,7 +201,7 @@ def lib_rows(work, roots, chapters, seconds, clients, server_cpus, client_cpus):
 def _drawn(pdf_path, index):
     """The JPEG the reader makes of page `index` (library/pdfread.py's size and quality)."""
     from library import pdfread
-    pdf = pdfread.pdfium.PdfDocument(str(pdf_path))
+    pdf = pdfread._pdfium().PdfDocument(str(pdf_path))
     page = pdf[index]
     width, height = page.get_size()
     w, _ = pdfread._render_size(width, height)

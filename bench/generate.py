@@ -15,6 +15,7 @@ manga come on top: a long series, a webtoon of tall slices, and an artbook of sp
     python -m bench.generate --preset medium [--dir bench/out/medium]
 """
 import argparse
+import hashlib
 import io
 import json
 import os
@@ -117,9 +118,17 @@ FORMAT_MIX = [
 ]
 
 
-def make_pool(folder, shared=OUT / "pool"):
-    """Write the pool into `folder` (once); name → path. Images already drawn into `shared`
-    are copied from there (drawing them all takes a few seconds; links need one file system)."""
+def _pool_cache():
+    """Where drawn pool images are kept between runs: named by this file's digest, so a change to
+    how they are drawn draws them again."""
+    return OUT / f"pool-{hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]}"
+
+
+def make_pool(folder, shared=None):
+    """Write the pool into `folder` (once); name → path. Images already drawn into `shared` (the
+    cache under bench/out/) are copied from there, and those drawn here are kept there: drawing
+    them all takes a few seconds of CPU, every run (links need one file system, so a copy)."""
+    shared = _pool_cache() if shared is None else shared
     folder.mkdir(parents=True, exist_ok=True)
     paths = {}
     for i, (name, make) in enumerate(POOL.items()):
@@ -133,11 +142,18 @@ def make_pool(folder, shared=OUT / "pool"):
                 buf = io.BytesIO()
                 im.save(buf, fmt, **options)
                 data = buf.getvalue()
-            tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(data)
-            tmp.rename(path)
+                _write_new(cached, data)
+            _write_new(path, data)
         paths[name] = path
     return paths
+
+
+def _write_new(path, data):
+    """Write `data` to `path` whole or not at all; runs side by side may write the same file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
 
 
 # The tree

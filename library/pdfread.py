@@ -19,6 +19,7 @@ JavaScript (no form environment is set up) and follows no link; an encrypted PDF
 """
 from __future__ import annotations
 
+import functools
 import io
 import os
 import threading
@@ -27,13 +28,16 @@ from typing import Any, NamedTuple
 from . import pagecache
 from .zipread import MAX_MEMBERS, Refused
 
-try:
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as pdfium_raw
-    MISSING = None
-except ImportError as e:
-    pdfium, pdfium_raw = None, None
-    MISSING = f"the pypdfium2 package cannot be loaded ({e})"
+
+@functools.cache
+def _pdfium() -> Any:
+    """pypdfium2, imported on the first PDF: loading PDFium took 45 ms of every process's start."""
+    try:
+        import pypdfium2
+        import pypdfium2.raw  # noqa: F401 (pypdfium2.raw.FPDF_PAGEOBJ_IMAGE)
+    except ImportError as e:
+        raise Refused(f"the pypdfium2 package cannot be loaded ({e})") from None
+    return pypdfium2
 
 RENDER_WIDTH = 1600  # the width listed by the scan, and rendered when no width is asked
 WIDTHS = (800, 1200, RENDER_WIDTH, 2400)  # the width ladder (docs/library.md, "PDF")
@@ -58,8 +62,7 @@ def _index(name: str) -> int | None:
 
 
 def _open(path: str) -> Any:
-    if pdfium is None:
-        raise Refused(MISSING)
+    pdfium = _pdfium()
     try:
         return pdfium.PdfDocument(path)
     except pdfium.PdfiumError as e:
@@ -166,7 +169,7 @@ def _page_jpeg(path: str, index: int, target: int) -> tuple[bytes | None, bool]:
 def _own_jpeg(page: Any) -> bytes | None:
     """The bytes of the one JPEG image that covers the page, when that is all the page holds."""
     objects = list(page.get_objects(max_depth=1))
-    if len(objects) != 1 or objects[0].type != pdfium_raw.FPDF_PAGEOBJ_IMAGE:
+    if len(objects) != 1 or objects[0].type != _pdfium().raw.FPDF_PAGEOBJ_IMAGE:
         return None
     image = objects[0]
     if image.get_filters() != ["DCTDecode"]:

@@ -10,6 +10,7 @@ second DNS answer cannot swap it (DNS rebinding), while TLS still checks the hos
 `request()` follows redirects with every hop checked the same way; its callers (reader/webhooks.py,
 scraper/http.py) keep their own limits and turn its exceptions into their own errors.
 """
+import functools
 import http.client
 import ipaddress
 import socket
@@ -141,13 +142,19 @@ class PinnedHTTPConnection(http.client.HTTPConnection):
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+@functools.cache
+def tls_context():
+    """The system's CA certificates, loaded on the first HTTPS request: loading them took 45 ms of
+    every process's start, and most processes never make one."""
+    return ssl.create_default_context()
+
+
 class PinnedHTTPSConnection(PinnedHTTPConnection):
     default_port = 443
-    _context = ssl.create_default_context()
 
     def connect(self):
         super().connect()
-        self.sock = self._context.wrap_socket(self.sock, server_hostname=self.host)
+        self.sock = tls_context().wrap_socket(self.sock, server_hostname=self.host)
 
 
 def pinned_connection(scheme, host, port, address, timeout):
