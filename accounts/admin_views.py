@@ -8,7 +8,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from mangacircus.errors import Invalid
 from mangacircus.pages import page, render_section
 
-from . import rules
+from . import rules, totp
 from . import users as accounts
 
 
@@ -35,6 +35,7 @@ def users(request):
     rows = accounts.list_users()
     for u in rows:
         u["restricted"] = accounts.is_restricted(u["name"])
+        u["twofactor"] = totp.enabled(u["name"])
     chosen = {"q": request.GET.get("q", "").strip(), "role": request.GET.get("role", ""),
               "access": request.GET.get("access", "")}
     shown = [u for u in rows if chosen["q"].lower() in u["name"].lower()
@@ -44,7 +45,8 @@ def users(request):
     counts = {"admin": admins, "reader": len(rows) - admins, "restricted": restricted,
               "unrestricted": len(rows) - restricted}
     return render_section(request, "accounts/users.html", "admin", "users", users=shown, total=len(rows),
-                          counts=counts, chosen=chosen, query=request.GET.urlencode(), me=request.account["name"])
+                          counts=counts, chosen=chosen, query=request.GET.urlencode(), me=request.account["name"],
+                          require_admins=totp.required_for_admins())
 
 
 def _bulk(request):
@@ -75,12 +77,16 @@ def _bulk(request):
 @page(auth="admin", back="mc-settings-users")
 @require_POST
 def user_action(request, name):
-    """Reset a password or change a role; deletion goes through the confirmation page."""
+    """Reset a password or a second factor, or change a role; deletion goes through the confirmation page."""
     name = rules.existing_user(name)["name"]
     action = request.POST.get("action")
     if action == "password":
         rules.reset_password(name, request.POST.get("password", ""))
         messages.success(request, f"New password set for {name}; their sessions were ended.")
+    elif action == "twofactor":
+        rules.reset_second_factor(request.account["name"], name)
+        messages.success(request, f"{name}'s second factor is reset: they sign in with their password, and can set "
+                                  "up a new one in Settings → Profile.")
     elif action in ("grant", "revoke"):
         rules.set_role(request.account["name"], name, action == "grant")
         messages.success(request, f"{name} is {'now' if action == 'grant' else 'no longer'} an admin.")
@@ -102,3 +108,14 @@ def user_delete(request, name):
         messages.success(request, f"Deleted {name} and their data.")
         return _back()
     return render_section(request, "accounts/user_delete.html", "admin", "users", user=user)
+
+
+@page(auth="admin", back="mc-settings-users")
+@require_POST
+def two_factor_rule(request):
+    """Whether admins must sign in with a second factor."""
+    on = request.POST.get("admins") == "on"
+    totp.require_for_admins(on)
+    messages.success(request, "Admins must now use a second factor." if on
+                     else "Admins may sign in with a password alone.")
+    return _back()

@@ -1,4 +1,4 @@
-"""JSON API of accounts: sign-up, sign-in, sign-out, password, user administration."""
+"""JSON API of accounts: sign-up, sign-in (with its code step), sign-out, password, user administration."""
 from django.http import JsonResponse
 
 from mangacircus.clientip import client_ip, from_this_machine
@@ -24,13 +24,31 @@ def signup(request):
     return response
 
 
-@api(auth="public", methods=("POST",))
-def login(request):
-    name = text_field(request.data, "name", max_length=64)
-    token = rules.login(name, field(request.data, "password", str), client_ip(request))
+def _signed_in(token):
     response = JsonResponse({"name": sessions.session_user(token)["name"]})
     set_session_cookie(response, token)
     return response
+
+
+@api(auth="public", methods=("POST",))
+def login(request):
+    """Name and password, and `code` for an account with a second factor. Without the code such an
+    account gets 401 with {codeNeeded: true, ticket}, for /api/login/code."""
+    name = text_field(request.data, "name", max_length=64)
+    code = text_field(request.data, "code", required=False, max_length=64)
+    try:
+        token = rules.login(name, field(request.data, "password", str), client_ip(request), code=code)
+    except rules.CodeNeeded as e:
+        return JsonResponse({"error": e.message, "codeNeeded": True, "ticket": e.ticket}, status=e.status)
+    return _signed_in(token)
+
+
+@api(auth="public", methods=("POST",))
+def login_code(request):
+    """The code step: the ticket /api/login answered and a code (or a recovery code)."""
+    ticket = text_field(request.data, "ticket", max_length=1000)
+    code = text_field(request.data, "code", max_length=64)
+    return _signed_in(rules.login_with_code(ticket, code, client_ip(request)))
 
 
 @api(methods=("POST",))

@@ -5,16 +5,19 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self):
-        from mangacircus import db, events, health
+        from mangacircus import db, events, health, localadmin
         from mangacircus.pages import settings_section
 
-        from . import apikeys, basic, sessions, users
+        from . import actions, apikeys, basic, sessions, totp, users
 
         db.add_validator(users.validate)
+        db.add_validator(totp.validate)
         health.register("accounts", lambda: {"lookAlikes": users.look_alikes()})
         events.user_deleted.connect(sessions.end_all)
         events.user_deleted.connect(apikeys.forget_user)
         events.user_deleted.connect(basic.forget_user)
+        events.user_deleted.connect(totp.forget_user)
+        localadmin.register("twofactor-reset", actions.reset_second_factor)
 
         settings_section("user", "profile", "Profile & password", "mc-settings-profile", order=10)
         settings_section("admin", "users", "Users", "mc-settings-users", order=10)

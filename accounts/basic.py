@@ -28,8 +28,9 @@ from django.conf import settings
 
 from mangacircus import db
 from mangacircus.clock import now_ms
+from mangacircus.errors import WrongCredentials
 
-from . import rules, users
+from . import rules, totp, users
 
 TTL = 3600
 MAX_ENTRIES = 4096
@@ -102,7 +103,21 @@ def _remember(key, user):
 
 def authenticate(name, password, address):
     """The user record for Basic credentials; WrongCredentials, RateLimited or Unavailable as
-    rules.verify raises them (only for checks that are not remembered)."""
+    rules.verify raises them (only for checks that are not remembered). WrongCredentials for an
+    account with a second factor, which Basic cannot carry: after the password check, so the answer
+    tells nothing to whoever does not know the password, and remembered, so an app that keeps trying
+    costs no hash."""
+    return _without_second_factor(_authenticate(name, password, address))
+
+
+def _without_second_factor(user):
+    if totp.enabled(user["name"]):
+        raise WrongCredentials("this account signs in with a second factor, which apps cannot send with a password: "
+                               "use an API key (Settings → User → Apps)")
+    return user
+
+
+def _authenticate(name, password, address):
     key = cache_key(name, password)
     for _round in range(3):
         user = remembered(name, password)

@@ -83,10 +83,16 @@ def make_hash(password, log_n=None):
     return f"scrypt${log_n}${R}${P}${salt.hex()}${key.hex()}"
 
 
+def unusable_hash():
+    """The hash of an account that has no password (made by a trusted proxy's sign-in): no password
+    matches it, and checking one costs a hash all the same."""
+    return "!" + secrets.token_hex(16)
+
+
 def check(password, stored):
-    """True when the password matches. Unknown users pass stored=None and still pay for a hash.
-    Unavailable when no hash slot is free."""
-    known = stored is not None
+    """True when the password matches. Unknown users pass stored=None and still pay for a hash,
+    as do accounts without a password (unusable_hash). Unavailable when no hash slot is free."""
+    known = stored is not None and not stored.startswith("!")
     try:
         scheme, log_n, r, p, salt, key = (stored if known else _dummy_hash()).split("$")
         if scheme != "scrypt":

@@ -1,5 +1,6 @@
-"""Sign-up, sign-in, passwords and the user-admin rules: one set of functions that the JSON API
-(accounts/api.py) and the HTML screens (accounts/views.py, accounts/admin_views.py) both call."""
+"""Sign-up, sign-in, passwords, second factors and the user-admin rules: one set of functions that
+the JSON API (accounts/api.py) and the HTML screens (accounts/views.py, accounts/admin_views.py,
+accounts/twofactor_views.py) both call."""
 import threading
 import time
 
@@ -9,7 +10,7 @@ from mangacircus import db
 from mangacircus.errors import Forbidden, Invalid, NotFound, RateLimited, Unavailable, WrongCredentials
 from mangacircus.wording import in_words
 
-from . import passwords, ratelimit, sessions, setup, users
+from . import passwords, ratelimit, sessions, setup, tickets, totp, users
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 1024
@@ -83,8 +84,18 @@ def confirm_password(name, password, address, wrong="the current password is wro
         raise WrongCredentials(wrong) from None
 
 
-def login(name, password, address):
-    """Check the password and start a new session (never adopting a token sent by the client)."""
+class CodeNeeded(WrongCredentials):
+    """The password was right and the account has a second factor: the sign-in goes on with a code
+    and `ticket` (accounts/tickets.py), which stands for the password in that step."""
+
+    def __init__(self, ticket):
+        super().__init__("enter the code from your authenticator app, or a recovery code")
+        self.ticket = ticket
+
+
+def login(name, password, address, code=None):
+    """Check the password (and the second factor's code, when the account has one) and start a new
+    session, never adopting a token sent by the client. CodeNeeded when a code is due but not given."""
     user = verify(name, password, address)
     name = user["name"]  # as spelt at creation, whatever the case typed
     if passwords.needs_rehash(user["hash"]):
@@ -92,7 +103,69 @@ def login(name, password, address):
             users.set_password_hash(name, passwords.make_hash(password))
         except Unavailable:
             pass  # busy, or the write failed: the upgrade waits for a later sign-in
+    if totp.enabled(name):
+        if not code:
+            raise CodeNeeded(tickets.make(users.get_user(name)))
+        check_code(name, code, address)
     return sessions.create_session(name)
+
+
+def login_with_code(ticket, code, address):
+    """The code step of a sign-in: the ticket from the password step and a code; a new session."""
+    user = tickets.user_of(ticket)
+    if totp.enabled(user["name"]):  # else reset meanwhile by an admin: the password was enough
+        check_code(user["name"], code, address)
+    return sessions.create_session(user["name"])
+
+
+def check_code(name, code, address):
+    """A code of the user's authenticator app or a recovery code, under the sign-in rate limit
+    (a wrong code counts as a wrong password does); WrongCredentials when wrong."""
+    if not isinstance(code, str) or not code.strip():
+        raise Invalid("enter the code from your authenticator app, or a recovery code")
+    now = time.monotonic()
+    wait = ratelimit.take(name, address, now)
+    if wait:
+        raise RateLimited(f"too many attempts; try again {in_words(wait)}", retry_after=wait)
+    try:
+        right = totp.use_code(name, code)
+    except Unavailable:
+        ratelimit.give_back(name, address, now)
+        raise
+    if not right:
+        raise WrongCredentials("wrong code, or one used already; wait for the app's next code")
+    ratelimit.give_back(name, address, now)
+
+
+# Second factors, from Settings → Profile (the user's own) and the users screen or manage.py (a reset).
+
+def confirm_second_factor(name, code):
+    """Turn the pending second factor on; returns the recovery codes. The apps' sessions opened with
+    the password end, as Basic no longer signs the account in."""
+    with db.security_change("twofactor", "sessions"):
+        codes = totp.confirm(name, code)
+        sessions.end_password_app_sessions(name)
+    return codes
+
+
+def turn_off_second_factor(name, code, address):
+    check_code(name, code, address)
+    totp.turn_off(name)
+
+
+def new_recovery_codes(name, code, address):
+    check_code(name, code, address)
+    return totp.new_recovery_codes(name)
+
+
+def reset_second_factor(actor, name):
+    """Remove another user's second factor (a lost device); `actor` None: `manage.py resettwofactor`."""
+    name = existing_user(name)["name"]
+    if name == actor:
+        raise Invalid("turn your own second factor off in Settings → Profile, with a code")
+    if not totp.turn_off(name):
+        raise Invalid(f"{name} has no second factor")
+    return name
 
 
 def _replace_password(name, password, keep_token=None):

@@ -63,6 +63,15 @@ def end_key_sessions(name: str, key: str) -> None:
             del sessions[d]
 
 
+def end_password_app_sessions(name: str) -> None:
+    """End the user's app sessions opened with their password rather than an API key (a second
+    factor was turned on, and a password alone no longer signs an app in)."""
+    with db.security_change("sessions"):
+        sessions = db.section("sessions")
+        for d in [d for d, s in sessions.items() if s.get("u") == name and s.get("s", APP) == APP and not s.get("k")]:
+            del sessions[d]
+
+
 def session_user(token: str | None, scope: str = WEB) -> User | None:
     """The user record of a session token of that scope, or None (also for a token of another scope)."""
     if not token or len(token) > 128 or not db.is_open():

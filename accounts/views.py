@@ -1,5 +1,5 @@
-"""Server-rendered account pages: sign-in, sign-up, sign-out, and Settings → User → Profile."""
-from django.contrib import messages
+"""Server-rendered account pages: sign-in (with its code step), sign-up, sign-out. Settings → User →
+Profile is accounts/profile_views.py."""
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -7,9 +7,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from mangacircus.clientip import client_ip, from_this_machine
 from mangacircus.errors import DomainError, Invalid, Unavailable
-from mangacircus.pages import error_page, page, render_section
+from mangacircus.pages import error_page
 
-from . import rules, sessions
+from . import rules, sessions, tickets
 from .middleware import clear_session_cookie, safe_next, set_session_cookie
 
 
@@ -29,6 +29,8 @@ def _form(request, template, action, submitted, **extra):
         context["name"] = request.POST.get("name", "")[:64]
         try:
             return _signed_in(request, action(context["name"]))
+        except rules.CodeNeeded:
+            raise  # the password was right: the code step's own page follows
         except DomainError as e:
             context["error"], status, headers = e.message, e.status, e.headers
     response = render(request, template, context, status=status)
@@ -41,9 +43,36 @@ def _form(request, template, action, submitted, **extra):
 def login_page(request):
     if rules.signup_state()["firstRun"]:
         return signup_page(request)
-    return _form(request, "accounts/login.html",
-                 lambda name: rules.login(name, request.POST.get("password", ""), client_ip(request)),
-                 submitted=request.method == "POST")
+    try:
+        return _form(request, "accounts/login.html",
+                     lambda name: rules.login(name, request.POST.get("password", ""), client_ip(request)),
+                     submitted=request.method == "POST")
+    except rules.CodeNeeded as e:
+        return _code_form(request, e.ticket)
+
+
+def _code_form(request, ticket, error=None, status=200, headers=None):
+    context = {"ticket": ticket, "next": safe_next(request.POST.get("next")), "error": error}
+    response = render(request, "accounts/login_code.html", context, status=status)
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def login_code_page(request):
+    """The code step of a sign-in with a second factor (the form login_page shows after the password)."""
+    if request.method == "GET":
+        return HttpResponseRedirect(reverse("mc-login"))
+    ticket = request.POST.get("ticket", "")
+    try:
+        return _signed_in(request, rules.login_with_code(ticket, request.POST.get("code", ""), client_ip(request)))
+    except tickets.StaleTicket as e:  # back to the password step, with the reason
+        context = {"next": safe_next(request.POST.get("next")), "error": e.message, "state": rules.signup_state(),
+                   "name": ""}
+        return render(request, "accounts/login.html", context, status=e.status)
+    except DomainError as e:
+        return _code_form(request, ticket, e.message, e.status, e.headers)
 
 
 @require_http_methods(["GET", "POST"])
@@ -77,17 +106,3 @@ def logout_page(request):
     response = HttpResponseRedirect(reverse("mc-login"))
     clear_session_cookie(response)
     return response
-
-
-@page()
-@require_http_methods(["GET", "POST"])
-def profile(request):
-    if request.method == "POST":
-        post = request.POST
-        if post.get("new") != post.get("new2"):
-            raise Invalid("the two new passwords differ")
-        rules.change_password(request.account["name"], post.get("old", ""), post.get("new", ""),
-                              client_ip(request), request.sid)
-        messages.success(request, "Password changed. Your other devices were signed out.")
-        return HttpResponseRedirect(request.path)
-    return render_section(request, "accounts/profile.html", "user", "profile")

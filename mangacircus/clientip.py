@@ -1,5 +1,5 @@
 """The client's address and scheme: X-Forwarded-For and X-Forwarded-Proto are believed only when
-they come from TRUSTED_PROXIES."""
+they come from TRUSTED_PROXIES, and so is the sign-in header (accounts/proxyauth.py)."""
 import ipaddress
 
 from django.conf import settings
@@ -18,6 +18,11 @@ def _trusted(address):
     return any(ip in net for net in settings.TRUSTED_PROXIES)
 
 
+def from_trusted_proxy(request):
+    """Whether the connection comes from one of TRUSTED_PROXIES (whose headers are believed)."""
+    return _trusted(request.META.get("REMOTE_ADDR", ""))
+
+
 def client_ip(request):
     address = request.META.get("REMOTE_ADDR", "")
     if not _trusted(address):
@@ -34,7 +39,7 @@ def client_ip(request):
 def scheme(request):
     """"http" or "https", as the client used it. Django's SECURE_PROXY_SSL_HEADER believes
     X-Forwarded-Proto from anyone; gunicorn's wsgi.url_scheme only from the trusted proxies."""
-    if _trusted(request.META.get("REMOTE_ADDR", "")):
+    if from_trusted_proxy(request):
         return request.scheme
     return request.META.get("wsgi.url_scheme", "http")
 
@@ -53,7 +58,7 @@ def from_this_machine(request):
     DNS-rebinding page in the server's own browser connects from loopback too, under its own name."""
     if not _loopback(client_ip(request)):
         return False
-    if not _trusted(request.META.get("REMOTE_ADDR", "")) and any(request.META.get(h) for h in FORWARDING):
+    if not from_trusted_proxy(request) and any(request.META.get(h) for h in FORWARDING):
         return False
     host = split_domain_port(request.get_host())[0].strip("[]")
     return host == "localhost" or host.endswith(".localhost") or _loopback(host)

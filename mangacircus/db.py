@@ -29,6 +29,7 @@ OWNERS = {
     "known": "reader.announce",
     "apikeys": "accounts.apikeys",
     "basic": "accounts.basic",
+    "twofactor": "accounts.totp",
     "server": "reader.serverprefs",
     "restrictions": "reader.access",
     "dismissed": "reader.dismissals",

@@ -93,6 +93,27 @@ def site(library, data, app_port, listen, cache, more=()):
     return text
 
 
+FORWARDED = "        proxy_set_header X-Forwarded-Proto $scheme;\n"
+
+
+def sign_in_headers(text, names, trusted):
+    """The site with the proxy sign-in headers (docs/accounts.md, "Signing in through your proxy")
+    passed on to the reader only from `trusted` networks, and sent empty (so not at all) from anyone
+    else: the reader believes this nginx, on 127.0.0.1, so without it anyone who reaches nginx could
+    name any user."""
+    if FORWARDED not in text:
+        raise ValueError("deploy/nginx.conf no longer forwards X-Forwarded-Proto to the reader")
+    nets = "".join(f"    {net} 1;\n" for net in trusted)
+    head = f"geo $mangacircus_from_proxy {{\n    default 0;\n{nets}}}\n"
+    lines = ""
+    for name in names:
+        var = "$mangacircus_" + name.lower().replace("-", "_")
+        head += (f"map $mangacircus_from_proxy {var} {{\n    1 $http_{name.lower().replace('-', '_')};\n"
+                 f"    default \"\";\n}}\n")
+        lines += f"        proxy_set_header {name} {var};\n"
+    return head + "\n" + text.replace(FORWARDED, FORWARDED + lines)
+
+
 def user_line():
     """As root, nginx's workers would become `nobody`, who may not read DATA or LIBRARY."""
     return f"user {pwd.getpwuid(os.geteuid()).pw_name};\n" if os.geteuid() == 0 else ""
@@ -105,7 +126,11 @@ def write_config(listen, app_port):
         (prefix / sub).mkdir(parents=True, exist_ok=True)
     first, *others = libraries.all()
     more = [(lib.root, SENDFILE_PREFIX.rstrip("/") + "-" + lib.slug) for lib in others]
-    (prefix / "site.conf").write_text(site(first.root, settings.DATA, app_port, listen, prefix / "cache", more))
+    text = site(first.root, settings.DATA, app_port, listen, prefix / "cache", more)
+    names = [name for name in (settings.REMOTE_USER_HEADER, settings.REMOTE_GROUPS_HEADER) if name]
+    if settings.REMOTE_USER_HEADER:
+        text = sign_in_headers(text, names, settings.TRUSTED_PROXIES)
+    (prefix / "site.conf").write_text(text)
     conf = prefix / "nginx.conf"
     conf.write_text(MAIN.format(user=user_line(), prefix=prefix))
     return conf

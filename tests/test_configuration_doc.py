@@ -4,7 +4,8 @@ import re
 
 from bench.server import ROOT
 
-HELPERS = {"_raw", "_bool", "_int", "_float", "_choice", "_list", "_seconds_list", "_networks", "_url", "_allowlist"}
+HELPERS = {"_raw", "_bool", "_int", "_float", "_choice", "_list", "_seconds_list", "_networks", "_url", "_allowlist",
+           "_header_name"}
 # Read by the tools around the app, not by its code: Django's own, and the test and build scripts.
 NOT_SETTINGS = {"DJANGO_SETTINGS_MODULE", "PYTHONUNBUFFERED"}
 

@@ -1,5 +1,6 @@
 """`manage.py startall`: both services up with no configuration, SIGTERM, a second startall,
 one service failing while the other serves, and nginx in front when installed."""
+import json
 import os
 import signal
 import socket
@@ -161,4 +162,22 @@ def test_nginx_serves_the_pages_of_each_library(startall, library_dir):
             assert status == 200 and body == expected and headers["Server"].startswith("nginx"), (link, status)
     site = (sa.data / "nginx" / "site.conf").read_text()
     assert "location /protected-library-1-webtoons/" in site and f"alias {webtoons.resolve()}/;" in site
+    assert sa.terminate() == 0
+
+
+@pytest.mark.parametrize("trusted, believed", [("10.9.9.0/24", False), ("127.0.0.1", True)])
+def test_nginx_passes_the_sign_in_header_only_from_the_trusted_proxies(startall, trusted, believed):
+    """The reader believes its own nginx: nginx must drop a Remote-User that did not come from one
+    of the user's TRUSTED_PROXIES, or anyone reaching it could sign in as anyone."""
+    sa = startall({"NGINX": "auto", "REMOTE_USER_HEADER": "Remote-User", "TRUSTED_PROXIES": trusted}).start()
+    sa.wait_for(sa.reader_answers, "the reader through nginx")
+    sa.client().signup("admin", "correct horse battery")
+    status, headers, body = sa.client().send("GET", "/api/me", headers={"Remote-User": "admin"})
+    assert headers["Server"].startswith("nginx")
+    data = json.loads(body)
+    if believed:
+        assert status == 200 and data["name"] == "admin", (status, data)
+    else:
+        assert status == 401, (status, data)
+    assert "geo $mangacircus_from_proxy" in (sa.data / "nginx" / "site.conf").read_text()
     assert sa.terminate() == 0

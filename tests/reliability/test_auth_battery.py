@@ -1,24 +1,29 @@
-"""Sign-in limits, enumeration, sessions and cookies (battery A1-A6), through the app in process.
+"""Sign-in limits, enumeration, sessions and cookies (battery A1-A6), the code step of two-factor
+sign-in (A13) and a trusted proxy's header (A14), through the app in process.
 
 The authorisation matrix (A7) is tests/test_authz_matrix.py; the sign-in flood against a real
 server is tests/reader/test_login_flood.py; security changes through a kill -9 are D2
 (test_durability.py).
 """
 import hashlib
+import ipaddress
 import random
 import re
 import statistics
 import time
 
 import pytest
+from django.test import Client
 
-from accounts import passwords, ratelimit
+from accounts import passwords, ratelimit, users
 from mangacircus import jsonfile
 from tests.conftest import PASSWORD
 from tests.reliability.support import ms, read_db, sized
+from tests.support import twofactor
 from tests.support.app import AppServer
 
 pytestmark = pytest.mark.reliability
+clock = twofactor.clock
 
 
 @pytest.fixture
@@ -216,3 +221,52 @@ def test_a6_session_tokens_are_unique_256_bit_and_stored_hashed(figures, server,
                   "all unique, 256 bits (64 hex digits), only their SHA-256 stored",
                   f"{len(set(tokens))} unique, {well_formed} of 64 hex digits, {hashed} stored as SHA-256, "
                   f"{in_clear} in clear", len(set(tokens)) == n == well_formed == hashed and in_clear == 0)
+
+
+def test_a13_wrong_codes_are_limited_like_wrong_passwords(figures, server, reader_user, clock):
+    """Guesses of the code step, with a ticket from a right password: the same limit as passwords,
+    forged X-Forwarded-For or not, and the right code refused once it is reached."""
+    n = sized(60, 200)
+    secret, _ = twofactor.enrol(reader_user, clock)
+    ticket = server.client().post("/api/login", {"name": "reader", "password": PASSWORD})[2]["ticket"]
+    client, wrong = server.client(), twofactor.other_than(twofactor.code(secret, clock))
+    statuses, retry_after = {}, True
+    for i in range(n):
+        headers = {"X-Forwarded-For": f"198.51.100.{i % 250 + 1}"} if i % 2 else {}
+        status, answer_headers, _ = client.post("/api/login/code", {"ticket": ticket, "code": wrong}, headers=headers)
+        statuses[status] = statuses.get(status, 0) + 1
+        retry_after = retry_after and (status != 429 or int(answer_headers.get("Retry-After") or 0) > 0)
+    right = client.post("/api/login/code", {"ticket": ticket, "code": twofactor.code(secret, clock)})[0]
+    password = server.client().post("/api/login", {"name": "reader", "password": PASSWORD})[0]
+    figures.check("A13", "code guesses after a right password", f"{n} wrong codes, then the right one",
+                  "≤ 10 checked (401), the rest 429 with Retry-After; then the right code and the password 429 too",
+                  f"{statuses}; right code: {right}; password: {password}",
+                  statuses.get(401, 0) <= 10 and statuses.get(429) == n - statuses.get(401, 0) and retry_after
+                  and right == 429 and password == 429)
+
+
+def test_a14_the_sign_in_header_counts_only_from_the_trusted_proxy(figures, start, settings):
+    """The same header, naming the admin, from many addresses that are not the proxy (a forged
+    X-Forwarded-For naming the proxy included), then from the proxy."""
+    n = sized(40, 200)
+    settings.TRUSTED_PROXIES = [ipaddress.ip_network("10.0.0.2")]
+    settings.REMOTE_USER_HEADER, settings.REMOTE_SIGNUP = "Remote-User", True
+    start()
+    local = {"REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "localhost:8080"}
+    assert Client(**local).post("/api/signup", {"name": "admin", "password": PASSWORD},
+                                content_type="application/json").status_code == 200
+    spoofed = 0
+    for i in range(n):
+        where = {"REMOTE_ADDR": f"203.0.113.{i % 250 + 1}" if i % 3 else "127.0.0.1", "HTTP_HOST": "manga.example.org"}
+        headers = {"Remote-User": "admin" if i % 2 else f"invented{i}", "X-Forwarded-For": "10.0.0.2"}
+        spoofed += Client(**where).get("/api/me", headers=headers).status_code != 401
+    made = users.user_count() - 1
+    browser = Client(REMOTE_ADDR="10.0.0.2", HTTP_HOST="manga.example.org")
+    trusted = [browser.get("/api/me", headers={"Remote-User": "admin"}) for _ in range(n)]
+    signed_in = sum(r.status_code == 200 and r.json()["name"] == "admin" for r in trusted)
+    sessions_made = sum("sid" in r.cookies for r in trusted)
+    figures.check("A14", "the proxy's sign-in header", f"{n} forged from elsewhere, {n} from the proxy",
+                  "0 forged accepted, 0 accounts made by them; all from the proxy signed in with 1 session",
+                  f"{spoofed} forged accepted, {made} accounts made; from the proxy {signed_in} signed in, "
+                  f"{sessions_made} session(s) made",
+                  spoofed == 0 and made == 0 and signed_in == n and sessions_made == 1)
