@@ -10,7 +10,7 @@ from django.conf import settings
 from library import meta as library_meta
 from mangacircus.errors import Invalid
 
-from . import store
+from . import provided, store
 
 MAX_ITEMS = 100
 TEXT_LIMITS = {"title": 500, "description": 10_000}
@@ -141,9 +141,11 @@ def version_direction(manga, version):
 
 
 def cover_path(manga):
-    """For library.thumbs: the chosen cover page's path, or None (the folder's cover then)."""
+    """For library.thumbs: the chosen cover page's path, else a provider's cover file in DATA
+    (catalog/provided.py), else None (the folder's cover then)."""
     cover = get(manga.name).get("cover")
-    return page_path(manga, cover) if cover else None
+    chosen = page_path(manga, cover) if cover else None
+    return chosen or provided.cover_file(manga.name)
 
 
 def search_words(name):

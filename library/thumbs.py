@@ -17,6 +17,7 @@ import re
 import threading
 import warnings
 from io import BytesIO
+from pathlib import Path
 
 from django.conf import settings
 from PIL import Image, ImageOps
@@ -50,7 +51,8 @@ _chooser = None  # a higher layer's manga → chosen cover path (catalog overrid
 
 
 def choose_covers(chooser):
-    """Let `chooser(manga)` name a cover page (relative to LIBRARY) instead of the folder's."""
+    """Let `chooser(manga)` name a cover instead of the folder's: a page (a path relative to LIBRARY,
+    as a str) or an image file in DATA (an absolute pathlib.Path: a provider's cover)."""
     global _chooser
     _chooser = chooser
 
@@ -66,11 +68,20 @@ FILE_NAME = re.compile(r"[0-9a-f]{32}\.webp")  # key() + ".webp": a thumbnail's 
 def key(manga):
     """The thumbnail's name for this manga's cover as it is on disk now, or None without a cover."""
     path = cover_path(manga)
-    found = files.page_stamp(path) if path else None
+    found = _data_stamp(path) if isinstance(path, Path) else files.page_stamp(path) if path else None
     if found is None:
         return None
-    raw = "\0".join((SCHEME, manga.name, path, found))
+    raw = "\0".join((SCHEME, manga.name, str(path), found))
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _data_stamp(path):
+    """The inode, size and mtime of a cover file in DATA, or None when it is gone."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}"
 
 
 def render(source, rotation=0, box=BOX, quality=QUALITY):
@@ -102,15 +113,19 @@ def make(manga):
     with _make_lock:
         if target.exists():
             return target
+        path = cover_path(manga)
         try:
-            page = files.open_page(cover_path(manga))
-            if page is None:
-                raise OSError("the cover cannot be opened")
-            with page:
-                data = render(page.stream(), parse_page(os.path.basename(cover_path(manga))).rotation)
+            if isinstance(path, Path):
+                data = render(path)
+            else:
+                page = files.open_page(path)
+                if page is None:
+                    raise OSError("the cover cannot be opened")
+                with page:
+                    data = render(page.stream(), parse_page(os.path.basename(path)).rotation)
         except Exception as e:  # Pillow raises many kinds for broken files; none may break a request
             _failed.add(name)
-            log.warning("no thumbnail for %r from %s: %s", manga.name, cover_path(manga), e)
+            log.warning("no thumbnail for %r from %s: %s", manga.name, path, e)
             return None
         folder().mkdir(parents=True, exist_ok=True)
         write_atomic(target, data)

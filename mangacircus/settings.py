@@ -202,7 +202,37 @@ SCRAPER_SOURCES = _list("SCRAPER_SOURCES", [])
 # image report then go to the same base, and its host:port may be a private address.
 MANGADEX_API_URL = _url("MANGADEX_API_URL", "https://api.mangadex.org")
 MANGADEX_AUTH_URL = _url("MANGADEX_AUTH_URL", "https://auth.mangadex.org")  # its OAuth server (accounts)
+# Metadata providers (docs/metadata.md): which ones `runmetadata` asks, in order ("" turns it off:
+# nothing is sent anywhere), their bases (a test server or proxy may be on the LAN), the score a
+# match needs to be taken without an admin, and the days before a matched manga is asked again.
+METADATA_PROVIDERS = _list("METADATA_PROVIDERS", [])
+for _provider in METADATA_PROVIDERS:
+    if _provider not in ("anilist", "mangaupdates", "mangadex"):
+        raise ImproperlyConfigured(f"METADATA_PROVIDERS: {_provider!r} is not one of anilist, mangaupdates, mangadex")
+ANILIST_API_URL = _url("ANILIST_API_URL", "https://graphql.anilist.co")
+MANGAUPDATES_API_URL = _url("MANGAUPDATES_API_URL", "https://api.mangaupdates.com/v1")
+METADATA_THRESHOLD = _float("METADATA_THRESHOLD", 0.85, 0, 1)
+METADATA_REFRESH_DAYS = _int("METADATA_REFRESH_DAYS", 30, 1, 3650)
 TRUSTED_PROXIES = _networks("TRUSTED_PROXIES")
+
+
+def _header_name(name):
+    value = _raw(name, "")
+    if value and not re.fullmatch(r"[A-Za-z0-9-]{1,64}", value):
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a header name such as Remote-User")
+    return value
+
+
+# Sign-in by a trusted proxy's header (Authelia, Authentik forward auth; docs/accounts.md): the header
+# naming the user ("" turns it off), the one listing their groups, the group that makes an admin, and
+# whether a name the server does not know gets an account.
+REMOTE_USER_HEADER = _header_name("REMOTE_USER_HEADER")
+REMOTE_GROUPS_HEADER = _header_name("REMOTE_GROUPS_HEADER")
+if REMOTE_USER_HEADER and not TRUSTED_PROXIES:
+    raise ImproperlyConfigured("REMOTE_USER_HEADER is set but TRUSTED_PROXIES is not: the header is believed only "
+                               "from the proxies listed there")
+REMOTE_ADMIN_GROUP = _raw("REMOTE_ADMIN_GROUP", "")
+REMOTE_SIGNUP = _bool("REMOTE_SIGNUP", False)
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["*"])
 if "*" not in ALLOWED_HOSTS:
     # The machine itself may always ask (health checks, `curl localhost`); a DNS-rebinding page
@@ -268,6 +298,7 @@ INSTALLED_APPS = [
     "library",  # after the apps that register scan hooks: the first scan starts here
     "scraper",
     "imports",
+    "metadata",
     "ops",  # last: the backup schedule starts once every state file is open
 ]
 

@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("scraper.urls")),
     path("", include("ops.urls")),
     path("", include("imports.urls")),
+    path("", include("metadata.urls")),
     path("api/local/<str:action>", localadmin.view, name="mc-local-admin"),
 ]
 

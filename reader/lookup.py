@@ -83,9 +83,9 @@ def cover_url(manga):
     """The manga's cover thumbnail (library/thumbs.py), or None when it has no cover at all. It
     names the thumbnail's file, so a proxy can keep it (docs/proxy.md), and a changed cover gets a
     new URL."""
-    if not manga.cover:
-        return None
     key = thumbs.key(manga)
+    if not manga.cover and not key:  # a provider's cover (catalog/provided.py) may stand in for none
+        return None
     name = quote(manga.name, safe="")
     return f"thumb/{name}/{key}.webp" if key else f"thumb/{name}"
 

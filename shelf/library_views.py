@@ -74,6 +74,7 @@ def manga(request, name):
                       if readlists.can_edit(request.account, r)],
         "pick_chapters": sum(len(b["chapters"]) for b in detail["books"]) <= PICK_CHAPTERS,
         "unread": manga_detail.unread_files(found) if admin else None,
+        "provided": manga_detail.provider_notes(found, admin),
         "m": detail, "meta": meta, "downloads": downloads, "filter_links": _filter_links(meta),
         "catalog_html": tiles.catalog_section(detail, admin, get_script_prefix()),
         "direction": {"name": library_meta.DIRECTION_NAMES.get(detail["direction"], detail["direction"]),

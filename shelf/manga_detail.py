@@ -3,7 +3,7 @@ read state and the continue target (the data of GET /api/manga and of the manga 
 import threading
 from urllib.parse import urlsplit
 
-from catalog import overrides
+from catalog import overrides, provided
 from library import faults
 from library import meta as library_meta
 from library.model import stamp_ms
@@ -56,6 +56,18 @@ def clean_meta(meta):
     }
 
 
+def provider_notes(manga, admin):
+    """The attribution of the provider whose data the page shows ({name, attribution, home, url}),
+    and for admins where each field comes from (catalog.provided.provenance); None without a layer."""
+    layer = provided.get(manga.name)
+    if not layer:
+        return None
+    found = {**provided.provider(layer.get("provider", "")), "url": safe_link(layer.get("url"))}
+    if admin:
+        found["fields"] = provided.provenance(clean_meta(manga.meta), layer, overrides.get(manga.name))
+    return found
+
+
 def catalog_sections(name, user=None):
     """Relations and groups of a manga (shelf/related.py), without the members hidden from `user`."""
     return related.sections(name, user=user)
@@ -95,7 +107,7 @@ def detail(user, manga):
     return {
         "name": manga.name, "title": override.get("title") or manga.title, "url": lookup.manga_url(manga.name),
         "cover": lookup.cover_url(manga), "direction": direction, "directionFrom": source,
-        "meta": overrides.merge(clean_meta(manga.meta), override),
+        "meta": overrides.merge(provided.merge(clean_meta(manga.meta), provided.get(manga.name)), override),
         "following": social.is_following(user, manga.name), **collections.of_manga({"name": user}, manga.name),
         "counts": {"chapters": total, "read": read, "unread": total - read},
         "continue": continue_target(manga, entries), "books": books, **catalog_sections(manga.name, user),

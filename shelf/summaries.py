@@ -10,7 +10,7 @@ missed invalidation can never show stale data. The title-ordered list is cached 
 import threading
 from dataclasses import dataclass
 
-from catalog import overrides
+from catalog import overrides, provided
 from library import libraries
 from library import meta as library_meta
 from reader import lookup
@@ -51,6 +51,7 @@ def build(manga):
     for key in ("altTitles", "authors", "artists", "tags", "genres"):
         words.extend(_strings(meta.get(key)))
     words.extend(overrides.search_words(manga.name))  # a curator's title, alternative titles, tags
+    words.extend(provided.search_words(manga.name))  # a provider's alternative titles, genres, tags
     ids = tuple(c.id for c in manga.chapters())
     # a curator's extra and hidden tags apply to the chapters' tags too: they say what the manga is tagged
     folder_tags = _strings(meta.get("tags")) + library_meta.chapter_tags(meta)

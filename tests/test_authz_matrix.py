@@ -62,6 +62,7 @@ MATRIX = [
     ("login/",                                "GET",  "/login/",                            None,             200, 200, 200, 200),
     ("signup/",                               "GET",  "/signup/",                           None,             200, 200, 200, 200),
     ("logout/",                               "GET",  "/logout/",                           None,             405, 405, 405, 405),
+    ("login/code/",                           "GET",  "/login/code/",                       None,             302, 302, 302, 302),
     ("manga/<str:name>/",                     "GET",  f"/manga/{MOON}/",                    None,             302, 200, 200, 200),
     ("manga/<str:name>/",                     "GET",  "/manga/Invented/",                   None,             302, 404, 404, 404),
     ("notifications/",                        "GET",  "/notifications/",                    None,             302, 200, 200, 200),
@@ -72,6 +73,8 @@ MATRIX = [
     ("api/discovery/dismiss",                 "POST", "/api/discovery/dismiss",             {"m": "Invented"}, 401, 404, 404, 404),
     ("settings/",                             "GET",  "/settings/",                         None,             302, 302, 302, 302),
     ("settings/user/profile/",                "GET",  "/settings/user/profile/",            None,             302, 200, 200, 200),
+    ("settings/user/profile/two-factor/",     "GET",  "/settings/user/profile/two-factor/", None,             302, 405, 405, 405),
+    ("settings/admin/two-factor/",            "GET",  "/settings/admin/two-factor/",        None,             302, 403, 403, 405),
     ("settings/user/reading/",                "GET",  "/settings/user/reading/",            None,             302, 200, 200, 200),
     ("settings/user/notifications/",          "GET",  "/settings/user/notifications/",      None,             302, 200, 200, 200),
     ("settings/user/clock/",                  "GET",  "/settings/user/clock/",              None,             302, 200, 200, 200),
@@ -84,6 +87,7 @@ MATRIX = [
     ("api/auth",                              "GET",  "/api/auth",                          None,             200, 200, 200, 200),
     ("api/signup",                            "POST", "/api/signup",                        {"name": "x9", "password": PASSWORD}, 403, 403, 403, 403),
     ("api/login",                             "POST", "/api/login",                         {"name": "nobody", "password": "wrong password"}, 401, 401, 401, 401),
+    ("api/login/code",                        "POST", "/api/login/code",                    {"ticket": "forged", "code": "123456"}, 401, 401, 401, 401),
     ("api/logout",                            "POST", "/api/logout",                        {},               401, 200, 200, 200),
     ("api/me",                                "GET",  "/api/me",                            None,             401, 200, 200, 200),
     ("api/settings",                          "POST", "/api/settings",                      {"skipCovers": True}, 401, 200, 200, 200),
@@ -340,6 +344,14 @@ MATRIX = [
     ("api/admin/catalog/overrides",           "POST", "/api/admin/catalog/overrides",        {"rev": 3, "m": "Moon Garden"}, 401, 403, 403, 409),
     ("api/admin/catalog/proposals",           "POST", "/api/admin/catalog/proposals",        {"proposals": []}, 401, 403, 403, 200),
     ("api/admin/catalog/proposals/decide",    "POST", "/api/admin/catalog/proposals/decide", {"rev": 4, "id": "nope", "accept": True}, 401, 403, 403, 404),
+    # metadata/urls.py: matching manga to the metadata providers, admins only
+    ("settings/admin/metadata/",              "GET",  "/settings/admin/metadata/",           None,             302, 403, 403, 200),
+    ("settings/admin/metadata/covers/<str:file>", "GET", "/settings/admin/metadata/covers/nothere.png", None,  302, 403, 403, 404),
+    ("api/admin/metadata",                    "GET",  "/api/admin/metadata",                 None,             401, 403, 403, 200),
+    ("api/admin/metadata/accept",             "POST", "/api/admin/metadata/accept",          {"m": "Invented", "provider": "anilist", "id": "1"}, 401, 403, 403, 404),
+    ("api/admin/metadata/accept-above",       "POST", "/api/admin/metadata/accept-above",    {"score": 0.9},   401, 403, 403, 200),
+    ("api/admin/metadata/set-aside",          "POST", "/api/admin/metadata/set-aside",       {"m": "Invented"}, 401, 403, 403, 404),
+    ("api/admin/metadata/search-again",       "POST", "/api/admin/metadata/search-again",    {"m": "Invented"}, 401, 403, 403, 404),
 ]
 PERSONAS = ("anonymous", "user", "other", "admin")
 FRESH_SESSION = {"/api/logout", "/komga/api/logout"}  # rows that end the session they use run on a session of their own

@@ -10,7 +10,7 @@ from mangacircus.db import OWNERS
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ("mangacircus", "accounts", "library", "catalog", "reader", "shelf", "clients", "peers", "scraper", "ops",
-        "imports")
+        "imports", "metadata")
 
 # What each package may import from the project. Lower layers never import higher ones.
 ALLOWED = {
@@ -25,8 +25,9 @@ ALLOWED = {
     "scraper": {"mangacircus", "library", "peers"},
     "ops": {"mangacircus", "library", "accounts"},
     "imports": {"mangacircus", "library", "accounts", "catalog", "reader", "ops"},
+    "metadata": {"mangacircus", "library", "catalog", "scraper"},
     "bench": {"mangacircus", "library", "accounts", "catalog", "reader", "shelf", "clients", "peers", "scraper", "ops",
-              "imports"},
+              "imports", "metadata"},
 }
 PROJECT = set(ALLOWED) | {"tests"}
 

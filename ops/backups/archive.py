@@ -35,6 +35,7 @@ EXCLUDED = [
     r"\.lock", r"\.startall\.lock", r"scraper/\.lock", r"library-index\.json", r"scan-cache\.json",
     r"thumbs/.*", r"static/.*", r"local-admin\.json", r"local-admin\.token", r"scraper\.token",
     r"secret_key", r"setup-code", r"supervisor\.json", r"supervisor-restart\.json", r"scraper/status\.json",
+    r"metadata/cache/.*", r"metadata/\.lock", r"metadata/status\.json",
     r".*\.tmp", r".*\.part",
 ]
 _EXCLUDED = re.compile("|".join(f"(?:{p})" for p in EXCLUDED))

@@ -69,6 +69,8 @@ class Command(BaseCommand):
             supervisor.Service("scraper", manage + ["runscraper"], env,
                                stop_timeout=int(settings.SCRAPER_PAGE_DEADLINE) + 30),
         ]
+        if settings.METADATA_PROVIDERS:  # metadata is off, and nothing is sent to a provider, unless asked for
+            services.append(supervisor.Service("metadata", manage + ["runmetadata"], env, stop_timeout=90))
         sup = supervisor.Supervisor(services, settings.DATA, out=self.stdout)
         stop = threading.Event()
 
