@@ -1,14 +1,16 @@
 """The reliability battery's figures: each case records its count, pass criterion and measured
 value in the session's Figures (support.py), printed as one table at the end of the run, with
-the profile and the time the battery took."""
+the profile and the time the battery took. Under pytest-xdist each worker sends its figures to
+the controlling process, which prints them all."""
 import contextlib
+import dataclasses
 import re
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.reliability.support import PROFILE, CannotMount, Figures, mounted
+from tests.reliability.support import PROFILE, CannotMount, Figure, Figures, mounted
 
 _KEY = pytest.StashKey[Figures]()
 HERE = Path(__file__).parent
@@ -28,6 +30,23 @@ def pytest_runtest_protocol(item, nextitem):
     finally:
         if Path(item.path).is_relative_to(HERE):
             item.config.stash.setdefault(_KEY, Figures()).durations[item.nodeid] = time.monotonic() - started
+
+
+def pytest_sessionfinish(session):
+    found = session.config.stash.get(_KEY, None)
+    if found is not None and hasattr(session.config, "workeroutput"):  # an xdist worker
+        session.config.workeroutput["reliability"] = {
+            "rows": [dataclasses.asdict(row) for row in found.rows], "durations": found.durations}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """xdist: a worker's figures, into the controlling process's table."""
+    sent = getattr(node, "workeroutput", {}).get("reliability")
+    if sent:
+        found = node.config.stash.setdefault(_KEY, Figures())
+        found.rows += [Figure(**row) for row in sent["rows"]]
+        found.durations.update(sent["durations"])
 
 
 def pytest_terminal_summary(terminalreporter, config):

@@ -92,6 +92,7 @@ def test_a1_failed_sign_ins_are_limited_per_account_across_addresses(figures, da
                   f"{checked} checks {statuses}", checked <= 100 and ok and statuses.get(429) == n - 100)
 
 
+@pytest.mark.timing  # compares the times of sign-ins
 def test_a2_unknown_names_and_wrong_passwords_look_and_take_the_same(figures, data_dir, library_dir):
     """Interleaved sign-ins for unknown names and for real accounts with a wrong password, each
     from its own address (through a trusted proxy, so no limit is reached), at a cost (2^14) where

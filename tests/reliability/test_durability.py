@@ -60,6 +60,7 @@ def wait_for_chapter(client, chapter, timeout=20):
             time.sleep(0.05)
 
 
+@pytest.mark.timing  # what a kill loses is measured against the flush window
 def test_d1_a_kill_9_during_a_burst_loses_at_most_the_flush_window(figures, mount, library_dir, tmp_path):
     case = ("D1", "kill -9 in a progress burst, DATA on ext4")
     data = mount(*case, "ext4", tmp_path / "data", "64M")
@@ -103,6 +104,7 @@ def test_d1_a_kill_9_during_a_burst_loses_at_most_the_flush_window(figures, moun
     )
 
 
+@pytest.mark.timing  # flushes a second
 def test_d1b_a_continuous_burst_is_still_flushed_about_twice_a_second(figures, mount, library_dir, tmp_path):
     case = ("D1b", "flushes during a continuous burst, DATA on ext4")
     data = mount(*case, "ext4", tmp_path / "data", "64M")

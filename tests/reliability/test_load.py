@@ -27,7 +27,7 @@ from tests.reliability.support import (
 )
 from tests.support.pages import wait_for_library
 
-pytestmark = [pytest.mark.reliability, pytest.mark.process]
+pytestmark = [pytest.mark.reliability, pytest.mark.process, pytest.mark.timing]  # fifty readers' latencies
 
 CHAPTERS = (SEEDS, ("Moon Garden", "1/2"), SCROLL)
 

@@ -167,6 +167,7 @@ def probe(port, path, cookie, timeout):
 
 
 @pytest.mark.process
+@pytest.mark.timing  # each probe within 3 s
 def test_r3_probes_are_answered_while_slow_clients_trickle_their_headers(figures, data_dir, library_dir):
     """100 connections send a request head one byte every 0.5 s; meanwhile, plain and signed-in
     GETs must be answered within a few seconds. Needs a worker that reads request heads in its own
