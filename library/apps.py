@@ -37,7 +37,7 @@ class LibraryConfig(AppConfig):
         ids.STATE.close()
 
 
-@checks.register()
+@checks.register("mangacircus")
 def library_readable(app_configs, **kwargs):
     """A warning only: a LIBRARY that is missing at start (an unmounted drive) is reported by each
     scan, and the reader keeps serving the last index it had, marked unavailable."""

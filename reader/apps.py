@@ -83,7 +83,7 @@ def _moved_in_db(moves):
         db.touch()
 
 
-@checks.register()
+@checks.register("mangacircus")
 def data_dir_writable(app_configs, **kwargs):
     import os
 

@@ -7,12 +7,14 @@ Goes through the running reader, or is done here under the data lock when none r
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts import actions
+from mangacircus.commands import OWN_CHECKS
 from mangacircus.errors import DomainError
 from mangacircus.localadmin import LocalAdminError
 
 
 class Command(BaseCommand):
     help = "Reset a user's second factor (two-factor sign-in), for a lost phone."
+    requires_system_checks = OWN_CHECKS
 
     def add_arguments(self, parser):
         parser.add_argument("name", help="the account, in any case")

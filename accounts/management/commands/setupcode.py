@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts import setup
+from mangacircus.commands import OWN_CHECKS
 from mangacircus.jsonfile import StateFileError, read_capped
 
 
@@ -20,6 +21,7 @@ def _has_accounts(path):
 
 class Command(BaseCommand):
     help = "Show the setup code that creates the first (admin) account from a browser elsewhere."
+    requires_system_checks = OWN_CHECKS
 
     def handle(self, *args, **options):
         if _has_accounts(settings.DATA / "db.json"):

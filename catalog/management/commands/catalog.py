@@ -6,12 +6,14 @@ from django.core.management.base import BaseCommand, CommandError
 
 from catalog import research
 from mangacircus import localadmin
+from mangacircus.commands import OWN_CHECKS
 from mangacircus.errors import DomainError
 from mangacircus.jsonfile import StateFileError, read_capped, write_atomic
 
 
 class Command(BaseCommand):
     help = "Export the research work list, or import research proposals for the curators to review."
+    requires_system_checks = OWN_CHECKS
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="action", required=True)

@@ -10,11 +10,13 @@ from django.core.management.base import BaseCommand, CommandError
 
 from imports import actions, report
 from mangacircus import localadmin
+from mangacircus.commands import OWN_CHECKS
 from mangacircus.errors import DomainError
 
 
 class Command(BaseCommand):
     help = "Show what importing another server's reading history would do, then do it with --apply."
+    requires_system_checks = OWN_CHECKS
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="source", required=True)

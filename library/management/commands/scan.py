@@ -12,10 +12,12 @@ from django.core.management.base import BaseCommand, CommandError
 from library import demo, libraries, snapshot
 from library.index import Index
 from library.scan import Scan
+from mangacircus.commands import OWN_CHECKS
 
 
 class Command(BaseCommand):
     help = "Scan the library folder and print what was found, changed and warned about."
+    requires_system_checks = OWN_CHECKS
 
     def add_arguments(self, parser):
         parser.add_argument("--full", action="store_true", help="walk every folder and stat every page")

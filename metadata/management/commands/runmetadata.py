@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from mangacircus import localadmin, locks
+from mangacircus.commands import OWN_CHECKS
 from scraper.errors import Interrupted
 
 IDLE_SECONDS = 60  # between two questions to the reader when nothing was due
@@ -22,6 +23,7 @@ IDLE_SECONDS = 60  # between two questions to the reader when nothing was due
 
 class Command(BaseCommand):
     help = "Look manga up at the metadata providers (docs/metadata.md)."
+    requires_system_checks = OWN_CHECKS
 
     def add_arguments(self, parser):
         parser.add_argument("--once", action="store_true", help="look up what is due now, then exit")

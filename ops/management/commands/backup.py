@@ -9,12 +9,14 @@ here, under the data lock. Exit status 1 with the reason when the run or the ver
 from django.core.management.base import BaseCommand, CommandError
 
 from mangacircus import localadmin
+from mangacircus.commands import OWN_CHECKS
 from mangacircus.errors import DomainError
 from ops.backups import archive, commands
 
 
 class Command(BaseCommand):
     help = "Back up DATA into BACKUP now, or verify an archive with --verify ARCHIVE."
+    requires_system_checks = OWN_CHECKS
 
     def add_arguments(self, parser):
         parser.add_argument("--verify", metavar="ARCHIVE", help="read every member back against the manifest")

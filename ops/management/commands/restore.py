@@ -5,11 +5,13 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from mangacircus.commands import OWN_CHECKS
 from ops.backups.restore import RestoreError, restore
 
 
 class Command(BaseCommand):
     help = "Restore DATA from a backup archive (the services must be stopped)."
+    requires_system_checks = OWN_CHECKS
 
     def add_arguments(self, parser):
         parser.add_argument("archive", help="a mangacircus-*.tar.gz made by `manage.py backup`")

@@ -19,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from library import demo, links
 from mangacircus import locks, secretkey
+from mangacircus.commands import OWN_CHECKS
 from mangacircus.settings import BASE_DIR
 from ops import nginx, supervisor
 
@@ -32,6 +33,7 @@ def scraper_token():
 
 class Command(BaseCommand):
     help = "Run the reader and the scraper, restarting each when it exits (docs/operations.md)."
+    requires_system_checks = OWN_CHECKS
 
     def add_arguments(self, parser):
         parser.add_argument("--bind", help="the address:port people open (default 0.0.0.0:PORT)")

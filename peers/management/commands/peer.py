@@ -12,6 +12,7 @@ import orjson
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from mangacircus.commands import OWN_CHECKS
 from mangacircus.errors import DomainError
 from mangacircus.localadmin import LocalAdminError
 from peers import actions as peer_actions
@@ -19,6 +20,7 @@ from peers import actions as peer_actions
 
 class Command(BaseCommand):
     help = "Manage peers: servers this one shares manga with and copies manga from (docs/peering.md)."
+    requires_system_checks = OWN_CHECKS
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="what", required=True)

@@ -11,9 +11,11 @@ import sys
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.urls import get_resolver
 
 from library import demo
 from mangacircus import jsonfile, localadmin, locks, runtime, secretkey
+from mangacircus.commands import OWN_CHECKS
 from mangacircus.jsonfile import StateFileError
 
 # Open connections at once (gunicorn's worker_connections, its default): those being served, kept
@@ -25,6 +27,7 @@ SPARE_FILES = 256
 
 class Command(BaseCommand):
     help = "Run the MangaCircus reader (gunicorn, one worker process, threads)."
+    requires_system_checks = OWN_CHECKS
 
     def add_arguments(self, parser):
         parser.add_argument("--bind", help="address:port to listen on (default 0.0.0.0:PORT)")
@@ -54,6 +57,7 @@ class Command(BaseCommand):
         self.stdout.write(f"MangaCircus reader on http://{bind}/ (data {settings.DATA}, library {settings.LIBRARY})")
         self.stdout.flush()
         connections = connection_limit()
+        get_resolver().url_patterns  # noqa: B018 (every view imported here, before gunicorn forks its worker)
         try:
             ReaderServer({"bind": bind, "threads": options["threads"], "connections": connections}).run()
         except SystemExit as stop:

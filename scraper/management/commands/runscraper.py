@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from mangacircus import locks, secretkey
+from mangacircus.commands import OWN_CHECKS
 from mangacircus.jsonfile import StateFileError
 
 HEARTBEAT_SECONDS = 5
@@ -24,6 +25,7 @@ HEARTBEAT_SECONDS = 5
 
 class Command(BaseCommand):
     help = "Run the MangaCircus scraper daemon (docs/scraper.md)."
+    requires_system_checks = OWN_CHECKS
 
     def add_arguments(self, parser):
         parser.add_argument("--once", action="store_true", help="run the jobs that can run now, then exit")
