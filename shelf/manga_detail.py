@@ -1,12 +1,12 @@
 """One manga as one user sees it: metadata, books and chapters with their ranked versions, the user's
 read state and the continue target (the data of GET /api/manga and of the manga page)."""
-import threading
 from urllib.parse import urlsplit
 
 from catalog import overrides, provided
 from library import faults
 from library import meta as library_meta
 from library.model import stamp_ms
+from mangacircus.memo import PerObject
 from reader import lookup, progress, social, votes
 
 from . import collections, related, story
@@ -115,11 +115,7 @@ def detail(user, manga):
     }
 
 
-_static_lock = threading.Lock()
-_static = {}  # manga name → (Manga object, its static_rows)
-MAX_STATIC = 2_000
-
-
+@PerObject
 def static_rows(manga):
     """What of the chapter list is the same for every user, made once per Manga object (the index
     never changes one, a scan makes a new one): [(book {key, title, heading, extra, whole, download},
@@ -127,9 +123,6 @@ def static_rows(manga):
     in folder order, by priority first])])] in reading order (book "0" may come in several runs,
     docs/library.md "Order"; `whole` when a run holds all of its book's chapters, `download` on the
     run under which the book's download link goes, its last)."""
-    hit = _static.get(manga.name)
-    if hit is not None and hit[0] is manga:
-        return hit[1]
     runs = manga.runs()
     last_run = {book.key: i for i, (book, _) in enumerate(runs)}
     made = []
@@ -147,10 +140,6 @@ def static_rows(manga):
             versions.sort(key=lambda v: -v["priority"])  # ranked_versions without votes (stable: folder order)
             rows.append((fixed, versions))
         made.append((base, rows))
-    with _static_lock:
-        if len(_static) >= MAX_STATIC:
-            _static.clear()
-        _static[manga.name] = (manga, made)
     return made
 
 
