@@ -1,6 +1,6 @@
 """The benchmark: every figure with its baseline from the same run, the ratio, and the target.
 
-    python -m bench [--preset large|medium|tiny] [--seconds 5] [--runs 3] [--dir bench/out/<preset>]
+    python -m bench [--preset xl|large|medium|tiny] [--seconds 5] [--runs 3] [--dir bench/out/<preset>]
                     [--only files|server|formats|scraper|apps|backup|peering|import ...]
 
 The machine may be busy with other work, so absolute numbers move from run to run; each figure is
@@ -23,6 +23,7 @@ from . import (
     firstpage,
     formats,
     generate,
+    growth,
     household,
     import_bench,
     libraries_bench,
@@ -47,7 +48,9 @@ SETTINGS = {
     "medium": {"flush": (2, 10), "seconds": 3, "runs": 3, "users": 16, "backup": (10, 2), "open_loop": 10,
                "turns": 40, "first_pages": 7},
     "large": {"flush": (2, 10), "seconds": 5, "runs": 3, "users": 16, "backup": (10, 2), "open_loop": 10,
-              "turns": 40},
+              "turns": 40, "first_pages": 7},
+    "xl": {"flush": (2, 10), "seconds": 5, "runs": 2, "users": 16, "backup": (10, 2), "open_loop": 10,
+           "turns": 40, "first_pages": 7},
 }
 FLUSH_LIMIT_MS = 50
 # The table's sections, in the order they run. The library is generated and scanned for every one
@@ -217,6 +220,11 @@ def main(argv=None):
               f"{', pinned to CPU ' + serving.CLIENT_CPUS + ', server on CPU 0' if serving.pinning()[0] else ''}; "
               f"nginx: {proxy.NGINX or 'not installed'}; {time.monotonic() - began:.0f} s in all")
     print(table(rows, header))
+    growth.save(work, args.preset, index_counts["pages"], rows)
+    if work.is_relative_to(generate.OUT.resolve()):  # beside the other presets' runs
+        grown = growth.table(growth.load())
+        if grown:
+            print("\n" + grown)
     return rows
 
 

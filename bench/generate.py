@@ -36,6 +36,9 @@ PRESETS = {
                "artbook": 40},
     "large": {"manga": 2000, "books": 1, "chapters": 2, "pages": 22, "long": (10, 20, 20), "webtoon": (80, 40),
               "artbook": 120},
+    # a million pages: 10,000 manga of 5 chapters of 20 pages
+    "xl": {"manga": 10000, "books": 1, "chapters": 5, "pages": 20, "long": (10, 20, 20), "webtoon": (80, 40),
+           "artbook": 120},
 }
 
 WORDS = ["Moon", "Garden", "Iron", "Harbor", "Paper", "Cranes", "Clockwork", "Fox", "Silent", "River",
