@@ -8,7 +8,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from mangacircus.errors import Invalid
 from mangacircus.pages import page, render_section
 
-from . import rules, totp
+from . import oidc, rules, totp
 from . import users as accounts
 
 
@@ -46,7 +46,7 @@ def users(request):
               "unrestricted": len(rows) - restricted}
     return render_section(request, "accounts/users.html", "admin", "users", users=shown, total=len(rows),
                           counts=counts, chosen=chosen, query=request.GET.urlencode(), me=request.account["name"],
-                          require_admins=totp.required_for_admins())
+                          require_admins=totp.required_for_admins(), oidc=oidc.enabled())
 
 
 def _bulk(request):
@@ -77,7 +77,8 @@ def _bulk(request):
 @page(auth="admin", back="mc-settings-users")
 @require_POST
 def user_action(request, name):
-    """Reset a password or a second factor, or change a role; deletion goes through the confirmation page."""
+    """Reset a password or a second factor, set the e-mail address OpenID links by, unlink OpenID, or
+    change a role; deletion goes through the confirmation page."""
     name = rules.existing_user(name)["name"]
     action = request.POST.get("action")
     if action == "password":
@@ -87,6 +88,14 @@ def user_action(request, name):
         rules.reset_second_factor(request.account["name"], name)
         messages.success(request, f"{name}'s second factor is reset: they sign in with their password, and can set "
                                   "up a new one in Settings → Profile.")
+    elif action == "email":
+        email = request.POST.get("email", "").strip()
+        rules.set_email(name, email)
+        messages.success(request, f"Saved: an OpenID sign-in with {email}, verified, signs in to {name}." if email
+                         else f"{name} has no e-mail address now.")
+    elif action == "unlink":
+        rules.unlink_oidc(name)
+        messages.success(request, f"{name} is no longer linked to an OpenID account.")
     elif action in ("grant", "revoke"):
         rules.set_role(request.account["name"], name, action == "grant")
         messages.success(request, f"{name} is {'now' if action == 'grant' else 'no longer'} an admin.")

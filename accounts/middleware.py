@@ -1,5 +1,6 @@
 """The sid cookie: a random token whose SHA-256 is kept in db.json (accounts/sessions.py); the
-trusted proxy's sign-in header (accounts/proxyauth.py); the admins' second-factor rule."""
+trusted proxy's sign-in header (accounts/proxyauth.py); the admins' second-factor rule, which a
+proxy's or an OpenID provider's sign-in stands for."""
 from django.conf import settings
 from django.http import HttpResponseRedirect
 from django.urls import get_script_prefix, reverse
@@ -73,7 +74,8 @@ def _must_enrol(request):
         return False
     if request.path in {reverse(name) for name in ENROL_URLS} or request.path_info == "/api/logout":
         return False
-    return not totp.enabled(account["name"])
+    # An OpenID provider's sign-in stands for the second factor, as the proxy's does (docs/accounts.md).
+    return not totp.enabled(account["name"]) and sessions.session_via(request.sid) != "oidc"
 
 
 def _refusal(request, status, message, headers=None):

@@ -10,16 +10,12 @@ request: in that group an admin, else not. The proxy signs the person in; the se
 this app's own (accounts/middleware.py).
 """
 import re
-import threading
 
 from django.conf import settings
 
 from mangacircus import clientip
-from mangacircus.errors import Conflict, Forbidden, Invalid
 
-from . import passwords, users
-
-_signup_lock = threading.Lock()
+from . import external, users
 
 
 def _header(request, name):
@@ -53,31 +49,6 @@ def proxy_user(request):
     name = header_name(request)
     if name is None or users.user_count() == 0:
         return None
-    admin = _admin_by_groups(request)
-    user = users.get_user(name) or _sign_up(name, admin)
-    if admin is not None and admin != user["admin"]:
-        users.set_admin(user["name"], admin)
-        user["admin"] = admin
-    return user
-
-
-def _admin_by_groups(request):
-    """True or False when the groups decide the role, None when they do not (not configured, not sent)."""
-    found = groups(request) if settings.REMOTE_ADMIN_GROUP else None
-    return None if found is None else settings.REMOTE_ADMIN_GROUP in found
-
-
-def _sign_up(name, admin):
-    if not settings.REMOTE_SIGNUP:
-        raise Forbidden(f"your proxy signed you in as {name}, who has no account here; an admin can make it in "
-                        "Settings → Admin → Users")
-    with _signup_lock:
-        existing = users.get_user(name)  # made meanwhile by a parallel request
-        if existing:
-            return existing
-        try:
-            stored = users.check_new_name(name)
-        except (Invalid, Conflict) as e:
-            raise Forbidden(f"your proxy signed you in as {name}, which cannot be a name here: {e.message}") from None
-        users.create_user(stored, passwords.unusable_hash(), admin=bool(admin))
-        return users.get_user(stored)
+    admin = external.admin_by_groups(groups(request), settings.REMOTE_ADMIN_GROUP)
+    user = users.get_user(name) or external.sign_up(name, admin, allowed=settings.REMOTE_SIGNUP, by="your proxy")
+    return external.apply_role(user, admin)

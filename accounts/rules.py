@@ -1,6 +1,7 @@
 """Sign-up, sign-in, passwords, second factors and the user-admin rules: one set of functions that
 the JSON API (accounts/api.py) and the HTML screens (accounts/views.py, accounts/admin_views.py,
 accounts/twofactor_views.py) both call."""
+import re
 import threading
 import time
 
@@ -13,6 +14,7 @@ from mangacircus.wording import in_words
 from . import passwords, ratelimit, sessions, setup, tickets, totp, users
 
 MIN_PASSWORD = 8
+EMAIL_RE = re.compile(r"[^@\s]+@[^@\s]+")
 MAX_PASSWORD = 1024
 _signup_lock = threading.Lock()
 
@@ -24,7 +26,7 @@ def check_password_rules(password, field="password"):
 
 def signup_state():
     first_run = users.user_count() == 0
-    return {"firstRun": first_run, "signup": first_run or settings.SIGNUP == "open"}
+    return {"firstRun": first_run, "signup": first_run or (settings.SIGNUP == "open" and settings.PASSWORD_LOGIN)}
 
 
 def signup(name, password, *, local=False, setup_code=None):
@@ -47,7 +49,7 @@ def signup(name, password, *, local=False, setup_code=None):
 
 def _check_signup_open(local, setup_code):
     first = users.user_count() == 0
-    if not first and settings.SIGNUP != "open":
+    if not first and (settings.SIGNUP != "open" or not settings.PASSWORD_LOGIN):
         raise Forbidden("sign-up is closed; ask an admin for an account")
     if first and not local and not setup.matches(setup_code):
         raise Forbidden("the first account needs the setup code from the server's log (or `.venv/bin/python manage.py "
@@ -93,9 +95,19 @@ class CodeNeeded(WrongCredentials):
         self.ticket = ticket
 
 
+def check_password_login():
+    """Forbidden while PASSWORD_LOGIN=0: the web signs in through the provider or the proxy only
+    (the reading apps keep HTTP Basic and API keys, accounts/basic.py)."""
+    if not settings.PASSWORD_LOGIN:
+        by = f"with {settings.OIDC_PROVIDER_NAME}" if settings.OIDC_ISSUER else "through your proxy"
+        raise Forbidden(f"signing in with a password is turned off on this server; sign in {by}. Reading apps use "
+                        "API keys (Settings → User → Apps)")
+
+
 def login(name, password, address, code=None):
     """Check the password (and the second factor's code, when the account has one) and start a new
     session, never adopting a token sent by the client. CodeNeeded when a code is due but not given."""
+    check_password_login()
     user = verify(name, password, address)
     name = user["name"]  # as spelt at creation, whatever the case typed
     if passwords.needs_rehash(user["hash"]):
@@ -112,6 +124,7 @@ def login(name, password, address, code=None):
 
 def login_with_code(ticket, code, address):
     """The code step of a sign-in: the ticket from the password step and a code; a new session."""
+    check_password_login()
     user = tickets.user_of(ticket)
     if totp.enabled(user["name"]):  # else reset meanwhile by an admin: the password was enough
         check_code(user["name"], code, address)
@@ -205,6 +218,25 @@ def reset_password(name, password):
     name = existing_user(name)["name"]
     check_password_rules(password)
     _replace_password(name, password)
+
+
+def set_email(name, email):
+    """An admin sets the e-mail address an OpenID sign-in links the account by ("" removes it)."""
+    name = existing_user(name)["name"]
+    email = email.strip() if isinstance(email, str) else ""
+    if email and (len(email) > 254 or not EMAIL_RE.fullmatch(email)):
+        raise Invalid(f"{email[:100]} is not an e-mail address")
+    users.set_email(name, email)
+    return name
+
+
+def unlink_oidc(name):
+    """Forget the OpenID subject of the account: the next OpenID sign-in links by e-mail again."""
+    user = existing_user(name)
+    if not user.get("oidc"):
+        raise Invalid(f"{user['name']} is not linked to an OpenID account")
+    users.set_oidc_subject(user["name"], None)
+    return user["name"]
 
 
 def set_role(actor, name, admin):

@@ -1,11 +1,12 @@
-"""The `sessions` section of db.json: sessions[sha256(token)] = {u: name, t: created ms, s: scope}.
+"""The `sessions` section of db.json: sessions[sha256(token)] = {u: name, t: created ms, s: scope, v?: via}.
 
 A session has one scope, set when it is made (docs/apps.md, "What each credential reaches"):
 `web`, made by the sign-in form or /api/login and sent as the `sid` cookie, reaches every route
 with the user's role; `app`, handed to a reading app on /komga/ for its password or API key,
 reaches only the apps' routes (/komga/, /opds/). A token is accepted only where its scope is
 asked for, so an app's token copied into the `sid` cookie opens nothing of the web. A session
-stored without a scope (made before scopes existed) counts as an app session.
+stored without a scope (made before scopes existed) counts as an app session. `v` is "oidc" for a
+web session an OpenID provider signed in (its own second factor stands for the app's).
 
 Only the SHA-256 of the random cookie token is stored, so a copy of db.json signs nobody in.
 Starting and ending sessions are security changes (db.security_change()): on disk before they
@@ -41,15 +42,17 @@ def end_all(name: str, keep: str | None = None) -> None:
 
 
 
-def create_session(name: str, key: str | None = None, scope: str = WEB) -> str:
+def create_session(name: str, key: str | None = None, scope: str = WEB, via: str | None = None) -> str:
     """A new session token of `scope` (WEB or APP). `key`: the id of the API key it was opened with
-    (accounts/apikeys.py), so that revoking the key ends it too."""
+    (accounts/apikeys.py), so that revoking the key ends it too. `via`: "oidc" for an OpenID sign-in."""
     if scope not in (WEB, APP):
         raise ValueError(f"no session scope {scope!r}")
     token = secrets.token_hex(32)
     entry = {"u": name, "t": now_ms(), "s": scope}
     if key:
         entry["k"] = key
+    if via:
+        entry["v"] = via
     with db.security_change("sessions"):
         db.section("sessions")[digest(token)] = entry
     return token
@@ -81,6 +84,15 @@ def session_user(token: str | None, scope: str = WEB) -> User | None:
         if not session or session.get("s", APP) != scope:
             return None
         return users.get_user(session.get("u"))
+
+
+def session_via(token: str | None) -> str | None:
+    """How the session of `token` was signed in, when not with a password ("oidc"), else None."""
+    if not token or len(token) > 128 or not db.is_open():
+        return None
+    with db.lock():
+        session = db.section("sessions").get(digest(token))
+        return session.get("v") if session else None
 
 
 def end_session(token: str) -> None:

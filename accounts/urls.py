@@ -1,10 +1,12 @@
 from django.urls import path
 
-from . import admin_views, api, profile_views, views
+from . import admin_views, api, oidc_views, profile_views, views
 
 urlpatterns = [
     path("login/", views.login_page, name="mc-login"),
     path("login/code/", views.login_code_page, name="mc-login-code"),
+    path("login/oidc/", oidc_views.start, name="mc-login-oidc"),
+    path("login/oidc/callback/", oidc_views.callback, name="mc-login-oidc-callback"),
     path("signup/", views.signup_page, name="mc-signup"),
     path("logout/", views.logout_page, name="mc-logout"),
     path("settings/user/profile/", profile_views.profile, name="mc-settings-profile"),

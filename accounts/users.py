@@ -1,6 +1,6 @@
 """The `users` section of db.json: accounts, their roles and their stored settings.
 
-users[name] = {name, admin, created, hash, settings}. Role, password and account changes are
+users[name] = {name, admin, created, hash, settings, email?, oidc?}. Role, password and account changes are
 security changes (db.security_change()): on disk before they return, or undone and Unavailable.
 """
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Any, TypedDict, TypeVar, cast
+from typing import Any, NotRequired, TypedDict, TypeVar, cast
 
 from mangacircus import db
 from mangacircus.clock import now_ms
@@ -25,6 +25,8 @@ class User(TypedDict):
     created: int                # ms
     hash: str                   # the password's hash (accounts/passwords.py)
     settings: dict[str, Any]    # only what the user changed; the defaults are the reader's (reader/prefs.py)
+    email: NotRequired[str]     # set by an admin: an OpenID sign-in with this address, verified, links to it
+    oidc: NotRequired[str]      # the OpenID subject signed in as this account: "<issuer> <sub>"
 
 
 def validate(data: dict[str, Any]) -> None:
@@ -110,7 +112,8 @@ def is_restricted(name: str) -> bool:
 def list_users() -> list[dict[str, Any]]:
     with db.lock():
         return [
-            {"name": u["name"], "admin": bool(u.get("admin")), "created": u.get("created")}
+            {"name": u["name"], "admin": bool(u.get("admin")), "created": u.get("created"),
+             "email": u.get("email", ""), "oidc": bool(u.get("oidc"))}
             for u in sorted(db.section("users").values(), key=lambda u: u["name"].lower())
         ]
 
@@ -149,6 +152,41 @@ def delete_user(name: str) -> None:
     with db.security_change():
         db.section("users").pop(name, None)
         db.forget_user(name)
+
+
+def set_email(name: str, email: str) -> None:
+    """The account's e-mail address ("" removes it); Conflict when another account has it."""
+    with db.security_change("users"):
+        users = db.section("users")
+        if email and any(u.get("email", "").casefold() == email.casefold() for n, u in users.items() if n != name):
+            raise Conflict(f"another account has the e-mail address {email}")
+        if email:
+            users[name]["email"] = email
+        else:
+            users[name].pop("email", None)
+
+
+def by_email(email: str) -> User | None:
+    """The one account whose e-mail address is `email` (in any case), or None."""
+    with db.lock():
+        found = [u for u in db.section("users").values() if email and u.get("email", "").casefold() == email.casefold()]
+        return cast(User, dict(found[0])) if len(found) == 1 else None
+
+
+def set_oidc_subject(name: str, subject: str | None) -> None:
+    """Link the account to an OpenID subject ("<issuer> <sub>"), or unlink it (None)."""
+    with db.security_change("users"):
+        user = db.section("users")[name]
+        if subject:
+            user["oidc"] = subject
+        else:
+            user.pop("oidc", None)
+
+
+def by_oidc_subject(subject: str) -> User | None:
+    with db.lock():
+        found = next((u for u in db.section("users").values() if u.get("oidc") == subject), None)
+        return cast(User, dict(found)) if found else None
 
 
 def stored_settings(name: str) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """Server-rendered account pages: sign-in (with its code step), sign-up, sign-out. Settings → User →
 Profile is accounts/profile_views.py."""
+from django.conf import settings
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -9,7 +10,7 @@ from mangacircus.clientip import client_ip, from_this_machine
 from mangacircus.errors import DomainError, Invalid, Unavailable
 from mangacircus.pages import error_page
 
-from . import rules, sessions, tickets
+from . import oidc_views, rules, sessions, tickets
 from .middleware import clear_session_cookie, safe_next, set_session_cookie
 
 
@@ -23,7 +24,7 @@ def _form(request, template, action, submitted, **extra):
     """Render a sign-in or sign-up form; on POST run `action(name)` and sign in with its token.
     The form shows the error itself (with the name kept), so it is handled here, not by @page."""
     context = {"next": safe_next(request.GET.get("next")), "state": rules.signup_state(), "error": None, "name": "",
-               **extra}
+               **oidc_views.provider_context(), **extra}
     status, headers = 200, {}
     if submitted:
         context["name"] = request.POST.get("name", "")[:64]
@@ -69,7 +70,7 @@ def login_code_page(request):
         return _signed_in(request, rules.login_with_code(ticket, request.POST.get("code", ""), client_ip(request)))
     except tickets.StaleTicket as e:  # back to the password step, with the reason
         context = {"next": safe_next(request.POST.get("next")), "error": e.message, "state": rules.signup_state(),
-                   "name": ""}
+                   "name": "", **oidc_views.provider_context()}
         return render(request, "accounts/login.html", context, status=e.status)
     except DomainError as e:
         return _code_form(request, ticket, e.message, e.status, e.headers)
@@ -98,11 +99,20 @@ def signup_page(request):
 
 @require_POST
 def logout_page(request):
+    """End this app's session; a session an OpenID provider signed in goes on to the provider's own
+    sign-out, through a page that moves there by itself (the CSP's form-action keeps a form's
+    redirect on this site)."""
+    via = sessions.session_via(request.sid)
     if request.sid:
         try:
             sessions.end_session(request.sid)
         except Unavailable as e:  # still signed in: say so rather than pretend
             return error_page(request, e.status, e.message, e.headers)
-    response = HttpResponseRedirect(reverse("mc-login"))
+    target = oidc_views.sign_out_target(request, via)
+    if target:
+        response = render(request, "accounts/signed_out.html", {"target": target,
+                                                                 "provider": settings.OIDC_PROVIDER_NAME})
+    else:
+        response = HttpResponseRedirect(reverse("mc-login"))
     clear_session_cookie(response)
-    return response
+    return oidc_views.forget_hint(response)

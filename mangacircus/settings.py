@@ -233,6 +233,25 @@ if REMOTE_USER_HEADER and not TRUSTED_PROXIES:
                                "from the proxies listed there")
 REMOTE_ADMIN_GROUP = _raw("REMOTE_ADMIN_GROUP", "")
 REMOTE_SIGNUP = _bool("REMOTE_SIGNUP", False)
+# Sign-in with OpenID Connect (Authentik, Authelia, Keycloak, Pocket ID; docs/accounts.md): the
+# issuer ("" turns it off), this app's client at the provider, the claims that name the user and
+# list their groups, the group that makes an admin, whether a new name gets an account, and the
+# button's label. PASSWORD_LOGIN=0 leaves the web to the provider or the proxy (apps keep theirs).
+OIDC_ISSUER = _url("OIDC_ISSUER", "") if _raw("OIDC_ISSUER", "") else ""
+OIDC_CLIENT_ID = _raw("OIDC_CLIENT_ID", "")
+OIDC_CLIENT_SECRET = _raw("OIDC_CLIENT_SECRET", "")
+if OIDC_ISSUER and not OIDC_CLIENT_ID:
+    raise ImproperlyConfigured("OIDC_ISSUER is set but OIDC_CLIENT_ID is not: the provider knows this app by its "
+                               "client id")
+OIDC_USERNAME_CLAIM = _raw("OIDC_USERNAME_CLAIM", "preferred_username") or "preferred_username"
+OIDC_GROUPS_CLAIM = _raw("OIDC_GROUPS_CLAIM", "groups") or "groups"
+OIDC_ADMIN_GROUP = _raw("OIDC_ADMIN_GROUP", "")
+OIDC_SIGNUP = _bool("OIDC_SIGNUP", False)
+OIDC_PROVIDER_NAME = _raw("OIDC_PROVIDER_NAME", "") or "OpenID Connect"
+PASSWORD_LOGIN = _bool("PASSWORD_LOGIN", True)
+if not PASSWORD_LOGIN and not (OIDC_ISSUER or REMOTE_USER_HEADER):
+    raise ImproperlyConfigured("PASSWORD_LOGIN=0 needs OIDC_ISSUER or REMOTE_USER_HEADER: without a password, an "
+                               "OpenID provider or a proxy, nobody could sign in on the web")
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["*"])
 if "*" not in ALLOWED_HOSTS:
     # The machine itself may always ask (health checks, `curl localhost`); a DNS-rebinding page

@@ -63,6 +63,8 @@ MATRIX = [
     ("signup/",                               "GET",  "/signup/",                           None,             200, 200, 200, 200),
     ("logout/",                               "GET",  "/logout/",                           None,             405, 405, 405, 405),
     ("login/code/",                           "GET",  "/login/code/",                       None,             302, 302, 302, 302),
+    ("login/oidc/",                           "GET",  "/login/oidc/",                       None,             404, 404, 404, 404),  # OIDC_ISSUER unset
+    ("login/oidc/callback/",                  "GET",  "/login/oidc/callback/?code=c&state=s", None,           404, 404, 404, 404),
     ("manga/<str:name>/",                     "GET",  f"/manga/{MOON}/",                    None,             302, 200, 200, 200),
     ("manga/<str:name>/",                     "GET",  "/manga/Invented/",                   None,             302, 404, 404, 404),
     ("notifications/",                        "GET",  "/notifications/",                    None,             302, 200, 200, 200),

@@ -131,6 +131,7 @@ class ReaderServer:
                 # app answers an address over 8 KB itself (mangacircus/middleware.py LongUrlMiddleware).
                 self.cfg.set("limit_request_line", 0)
                 self.cfg.set("accesslog", "-" if settings.ACCESS_LOG else None)
+                self.cfg.set("logger_class", "mangacircus.accesslog.AccessLogger")  # no OpenID codes
                 self.cfg.set("worker_exit", _worker_exit)
                 self.cfg.set("worker_int", _worker_int)
                 self.cfg.set("proc_name", "mangacircus-reader")
