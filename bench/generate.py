@@ -15,6 +15,7 @@ manga come on top: a long series, a webtoon of tall slices, and an artbook of sp
     python -m bench.generate --preset medium [--dir bench/out/medium]
 """
 import argparse
+import errno
 import hashlib
 import io
 import json
@@ -177,7 +178,17 @@ class Tree:
         return path
 
     def link(self, source, dest):
-        os.link(self.pool[source], dest)
+        try:
+            os.link(self.pool[source], dest)
+        except OSError as e:
+            if e.errno != errno.EMLINK:
+                raise
+            # ext4 allows 65,000 links to a file: a million pages need more copies of the busy ones
+            path = self.pool[source]
+            copy = path.with_name(f"{path.stem}-{self.pages}{path.suffix}")
+            shutil.copyfile(path, copy)
+            self.pool[source] = copy
+            os.link(copy, dest)
         self.pages += 1
 
     def chapter(self, path, count, images, rng, cover=False, spreads=True):
