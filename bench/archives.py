@@ -26,6 +26,9 @@ from . import generate, loadgen, serving
 from .report import Row, table, target
 from .scanning import alternate
 
+# The rows of scan_rows(), in its order.
+ROWS = ("full scan, stored CBZ per chapter", "full scan, CBZ vs listing", "rescan of the CBZ copy, nothing changed")
+
 
 def cbz_copy(library, out):
     """The library with every folder of pages below a manga folder written as a stored CBZ beside
