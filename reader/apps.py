@@ -42,6 +42,7 @@ class ReaderConfig(AppConfig):
         settings_section("user", "reading", "Reading", "mc-settings-reading", order=20)
         settings_section("user", "notifications", "Notifications", "mc-settings-notifications", order=30)
         settings_section("user", "clock", "Reading clock", "mc-settings-clock", order=40)
+        settings_section("user", "offline", "Offline", "mc-settings-offline", order=45)
 
     def start_runtime(self):
         from . import webhooks

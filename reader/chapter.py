@@ -138,12 +138,16 @@ def save_position(user, data):
 
     m, c, v name an existing manga, chapter and version (404 otherwise); p is a page index in
     0..n-1, n the version's page count; done true/false; shift a list of page indices of the
-    chapter (the first pages of Book-mode runs that start with a lone page).
+    chapter (the first pages of Book-mode runs that start with a lone page); at, when sent, the
+    time in ms the position was taken (a write queued offline: progress.save keeps the latest).
     """
     manga_name, cid, version_name = text_field(data, "m"), text_field(data, "c"), text_field(data, "v")
     page, pages = field(data, "p", int), field(data, "n", int)
     done = field(data, "done", bool, required=False, default=False)
     shift = field(data, "shift", list, required=False, default=[])
+    at = field(data, "at", int, required=False)
+    if at is not None and not 0 <= at < 2**53:
+        raise Invalid("at must be a time in milliseconds since 1970")
     manga = lookup.manga_or_404(manga_name, user=user)
     chapter = lookup.chapter_or_404(manga, cid)
     version = lookup.version_or_404(chapter, version_name)
@@ -154,4 +158,4 @@ def save_position(user, data):
     if len(shift) > pages or any(isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < pages for i in shift):
         raise Invalid(f"shift must be a list of page indices from 0 to {pages - 1}")
     return progress.save(user, manga.name, chapter.id, version=version.name, page=page, pages=pages,
-                         done=done, shift=sorted(set(shift)))
+                         done=done, shift=sorted(set(shift)), at=at)

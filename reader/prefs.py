@@ -22,6 +22,7 @@ DEFAULT_SETTINGS = {
     "split": "off",
     "webhook": "",
     "webhookFormat": "ntfy",
+    "offlineAhead": 3,  # "Keep the next N unread chapters offline" (docs/offline.md)
 }
 
 CHOICES = {
@@ -34,6 +35,7 @@ CHOICES = {
 }
 BOOLEANS = ("adapt", "skipExtras", "skipCovers", "flowPageGap", "flowContinues", "readingClock", "readingStory",
             "discovery")
+NUMBERS = {"offlineAhead": (1, 20)}  # key: (lowest, highest), whole numbers
 ZOOM_KEYS = ("flow", "page", "book", "strip")
 ZOOM_MIN, ZOOM_MAX = 0.2, 6.0
 
@@ -61,6 +63,10 @@ def validate_settings(changes):
         elif key in BOOLEANS:
             if not isinstance(value, bool):
                 raise Invalid(f"{key} must be true or false")
+        elif key in NUMBERS:
+            low, high = NUMBERS[key]
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise Invalid(f"{key} must be a whole number from {low} to {high}")
         elif key == "zoom":
             value = _zoom(value)
         elif key == "webhook":

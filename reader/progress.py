@@ -108,13 +108,25 @@ def readers_per_manga(minimum: int) -> dict[str, int]:
 
 
 def save(user: str, manga: str, cid: str, *, version: str, page: int, pages: int, done: bool,
-         shift: Iterable[int]) -> Progress:
+         shift: Iterable[int], at: int | None = None) -> Progress:
     """Record the position. `done` is sticky: once a chapter is finished it stays finished until
-    marked unread."""
+    marked unread.
+
+    `at` (ms) is when the reader took the position, for a write queued offline and sent later
+    (docs/offline.md): the latest activity wins, so a position older than the stored one changes
+    nothing but done. A time ahead of the server's clock counts as now, so no client can claim
+    the future and beat every later write.
+    """
     with db.lock():
         chapters = db.section("progress").setdefault(user, {}).setdefault(manga, {})
         old = chapters.get(cid) or {}
-        entry: Progress = {"v": version, "p": page, "n": pages, "t": now_ms(),
+        t = now_ms() if at is None else min(at, now_ms())
+        if at is not None and old and t <= (old.get("t") or 0):
+            if done and not old.get("done"):
+                chapters[cid] = {**old, "done": True}
+                _changed(user)
+            return cast(Progress, dict(chapters[cid]))
+        entry: Progress = {"v": version, "p": page, "n": pages, "t": t,
                  "done": bool(old.get("done")) or bool(done), "shift": list(shift)}
         chapters[cid] = entry
         _changed(user)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import clock_views, read_views, settings_views
+from . import clock_views, offline_views, read_views, settings_views
 
 urlpatterns = [
     # /read/: the reader page, and its data
@@ -12,6 +12,7 @@ urlpatterns = [
     path("settings/user/reading/", settings_views.reading, name="mc-settings-reading"),
     path("settings/user/notifications/", settings_views.notifications, name="mc-settings-notifications"),
     path("settings/user/clock/", clock_views.clock, name="mc-settings-clock"),
+    path("settings/user/offline/", offline_views.storage, name="mc-settings-offline"),
     # /api/: the user and their settings
     path("api/me", settings_views.me),
     path("api/settings", settings_views.update_settings),
@@ -19,4 +20,7 @@ urlpatterns = [
     path("api/reading/pulse", clock_views.pulse),
     path("api/reading/export", clock_views.export, name="mc-reading-export"),
     path("api/reading/delete", clock_views.delete),
+    # offline reading (reader/offline_views.py): the service worker at the app's root, its fallback page
+    path("sw.js", offline_views.worker, name="mc-worker"),
+    path("offline/", offline_views.offline_page, name="mc-offline"),
 ]

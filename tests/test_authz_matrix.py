@@ -80,6 +80,10 @@ MATRIX = [
     ("settings/user/reading/",                "GET",  "/settings/user/reading/",            None,             302, 200, 200, 200),
     ("settings/user/notifications/",          "GET",  "/settings/user/notifications/",      None,             302, 200, 200, 200),
     ("settings/user/clock/",                  "GET",  "/settings/user/clock/",              None,             302, 200, 200, 200),
+    ("settings/user/offline/",                "GET",  "/settings/user/offline/",            None,             302, 200, 200, 200),
+    # offline reading: the service worker and its fallback page hold nobody's data
+    ("sw.js",                                 "GET",  "/sw.js",                             None,             200, 200, 200, 200),
+    ("offline/",                              "GET",  "/offline/",                          None,             200, 200, 200, 200),
     ("settings/admin/users/",                 "GET",  "/settings/admin/users/",             None,             302, 403, 403, 200),
     ("settings/admin/users/<str:name>/",      "GET",  "/settings/admin/users/other/",       None,             302, 403, 403, 405),
     ("settings/admin/users/<str:name>/delete/", "GET", "/settings/admin/users/other/delete/", None,           302, 403, 403, 200),

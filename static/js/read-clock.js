@@ -203,7 +203,12 @@
     const batch = pend;
     [pend, lastPulse] = [fresh(), performance.now()];
     if (leaving) {
-      api("api/reading/pulse", body(batch, true), { keepalive: true, noRedirect: true }).catch(() => {});
+      const last = body(batch, true);
+      // Queued offline (offline.js) and sent on return; the server drops a repeat by session and seq.
+      const offline = window.MCOffline && window.MCOffline.later ? window.MCOffline : null;
+      const later = () => offline && offline.later("pulse\n" + session + "\n" + last.seq, "api/reading/pulse", last).catch(() => null);
+      if (offline && offline.offline()) later();
+      else api("api/reading/pulse", last, { keepalive: true, noRedirect: true }).catch((error) => error.status === 0 && later());
       return;
     }
     [inflight, sending] = [true, batch];

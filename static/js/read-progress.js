@@ -4,6 +4,8 @@
  * stores the page index in the full page list, so hiding extras or covers never corrupts it.
  * Zoom is saved per mode key (flow, page, book, strip) 800 ms after the last change. lastMode is
  * written only when the user clicks a mode, never on an automatic switch; pageFit when the user picks a fit.
+ * Offline, or when no answer comes, the position is queued on this device (offline.js) and sent
+ * when the connection returns.
  */
 (function () {
   "use strict";
@@ -17,6 +19,7 @@
   let zoomTimer = 0;
   let pendingZoom = null;
   let lastSent = "";
+  let offlineSaid = false;
 
   function body(R) {
     return {
@@ -39,8 +42,21 @@
     const key = JSON.stringify(data);
     if (key === lastSent) return Promise.resolve();
     lastSent = key;
-    return api("api/progress", data, leaving ? { keepalive: true } : undefined).catch((error) => {
+    const offline = window.MCOffline && window.MCOffline.later ? window.MCOffline : null;
+    const queued = "progress\n" + data.m + "\n" + data.c;
+    // Sent later with when it was read, so the server keeps whichever position is newest (docs/offline.md).
+    const later = (quietly) => offline.later(queued, "api/progress", Object.assign({ at: Date.now() }, data), quietly)
+      .catch(() => null);
+    if (offline && offline.offline()) {
+      if (!leaving && !offlineSaid) toast("You are offline: your reading position is kept on this device and sent when the connection returns.");
+      offlineSaid = true;
+      return later();
+    }
+    return api("api/progress", data, leaving ? { keepalive: true } : undefined).then(() => {
+      if (offline) offline.sent(queued);
+    }, (error) => {
       lastSent = "";
+      if (offline && error.status === 0) later(!leaving); // staying, the page tries again in 10 s itself
       if (leaving || error.status === 401) return;
       if (error.status === 0 || error.status >= 500) {
         toast(`Reading position not saved: ${error.message}; trying again ${inWords(RETRY_DELAY / 1000)}`, "error");

@@ -83,3 +83,24 @@ def test_it_is_installable_and_browses_under_the_sub_path(sub_server, phone):
     expect(page.locator("#follow")).to_have_text("Following")
     page.click(".bell")
     expect(page.locator(".bell-panel")).to_contain_text("Nothing yet")
+
+
+def test_it_loads_the_app_shell_offline_under_the_sub_path(sub_server, desktop):
+    """The service worker at /mc/sw.js serves /mc/ and nothing outside it (docs/offline.md)."""
+    desktop.add_cookies([{"name": "sid", "value": sub_server.admin.cookies["sid"], "url": sub_server.url}])
+    page = desktop.new_page()
+    page.goto(sub_server.url + "/mc/")
+    deadline = time.monotonic() + 10
+    while not page.evaluate("!!navigator.serviceWorker.controller"):
+        assert time.monotonic() < deadline, "the service worker never took the page"
+        time.sleep(0.05)
+    assert page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.scope)") == sub_server.url + "/mc/"
+    page.reload()  # through the worker: the copy an offline visit shows
+    desktop.set_offline(True)
+    page.reload()
+    page.wait_for_selector(".offline-banner")
+    expect(page.locator("#grid .tile").first).to_be_visible()
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != "rgba(0, 0, 0, 0)"  # the CSS, kept
+    page.goto(sub_server.url + "/mc/notifications/")  # never visited: the offline page
+    expect(page.locator("h1")).to_have_text("You are offline")
+    desktop.set_offline(False)

@@ -1,0 +1,60 @@
+/* Settings → User → Offline and the offline page: the chapters kept on this device (docs/offline.md),
+ * their size, the browser's quota and whether it keeps them for good (persist()); on the settings page
+ * each can be removed. */
+(function () {
+  "use strict";
+  const O = window.MCOffline;
+  const list = document.getElementById("kept-list");
+  if (!list) return;
+  if (!O || !window.caches || !window.indexedDB) {
+    list.replaceWith(h("p", { className: "muted" }, "This browser cannot keep chapters offline."));
+    return;
+  }
+  const manage = list.dataset.manage === "true";
+  const quota = document.getElementById("offline-quota");
+  const forgetAll = document.getElementById("forget-all");
+  let kept = [];
+
+  function item(record) {
+    const name = record.title + " · " + record.label;
+    return h("li", { className: "kept-item", "data-m": record.m, "data-c": record.c },
+      h("a", { href: ROOT + record.url }, name),
+      h("span", { className: "muted" }, " " + record.pages + " page" + (record.pages === 1 ? "" : "s") + " · "
+        + O.size(record.bytes) + " · kept " + formatDate(record.at, true)),
+      manage ? h("button", { type: "button", className: "link forget", "aria-label": "Remove " + name,
+        onclick: () => O.forgetKept([record]).then(render) }, "Remove") : null);
+  }
+
+  async function showQuota() {
+    if (!quota) return;
+    const total = kept.reduce((sum, record) => sum + record.bytes, 0);
+    const parts = [kept.length + " chapter" + (kept.length === 1 ? "" : "s") + " kept, " + O.size(total) + "."];
+    const storage = navigator.storage;
+    if (storage && storage.estimate) {
+      const estimate = await storage.estimate();
+      parts.push("This site uses " + O.size(estimate.usage || 0) + " of the " + O.size(estimate.quota || 0) + " the browser allows it.");
+    }
+    quota.replaceChildren(parts.join(" "));
+    if (storage && storage.persisted && kept.length) {
+      if (await storage.persisted()) {
+        quota.append(" The browser keeps them until you remove them.");
+      } else {
+        quota.append(" The browser may clear them when space runs low. ",
+          h("button", { type: "button", className: "link", onclick: () => storage.persist().then(showQuota) }, "Ask it to keep them"));
+      }
+    }
+  }
+
+  async function render() {
+    const user = O.user || (await O.currentUser());
+    kept = user ? await O.keptOf(user) : [];
+    list.replaceChildren(...kept.map(item));
+    if (!kept.length) list.appendChild(h("li", { className: "muted" }, "Nothing is kept on this device."));
+    if (forgetAll) forgetAll.hidden = !kept.length;
+    await showQuota();
+  }
+
+  if (forgetAll) forgetAll.addEventListener("click", () => O.forgetKept(kept).then(render));
+  document.addEventListener("mc:kept", render);
+  (O.ready || Promise.resolve()).then(render);
+})();
