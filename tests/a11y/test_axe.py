@@ -84,6 +84,9 @@ def check(page, url):
 # prefers-color-scheme: one size checks that path. That the server sets each user's theme on every
 # page, and the reader stays dark, is tests/reader/test_theme.py's.
 THEMES = {"desktop": (("light", "light"), ("system", "light")), "phone": (("light", "light"),)}
+# "system" reaches the light palette through one media query for every page alike: the first pages
+# of the admin's list (the library, the sign-in pages, two error pages, a manga page) check that path.
+SYSTEM_PAGES = 6
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -107,11 +110,13 @@ def assert_clean(site, browser, script, size, persona, themes=()):
         page = context.new_page()
         failures = {}
         checked = 0
-        for path, status in pages_for(persona):
+        for n, (path, status) in enumerate(pages_for(persona)):
             found = check(page, site.url + path)
             if persona != "anonymous" and not page.locator("#reader").count():  # the reader stays dark
                 assert page.evaluate("document.documentElement.dataset.theme") == "dark", path
                 for theme, scheme in themes:
+                    if theme == "system" and n >= SYSTEM_PAGES:
+                        continue
                     in_theme(page, theme, scheme)
                     coloured = axe.violations(page, only=axe.COLOUR_RULES)
                     found += [(f"{rule} [{theme}]", *rest) for rule, *rest in coloured]
