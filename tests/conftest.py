@@ -9,7 +9,9 @@ Two tiers (markers registered in pyproject.toml):
 `pytest -m "not browser and not process"` runs the in-process tier, where starting a
 subprocess fails the test.
 """
+import fcntl
 import io
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -64,12 +66,20 @@ def library_dir(tmp_path, library_template):
 
 @pytest.fixture(scope="session")
 def demo_made(tmp_path_factory):
-    """The demo library written by `manage.py makedemo` in this process, once per run (a few
-    seconds), and what the command printed. Treat it as read-only."""
-    path = tmp_path_factory.mktemp("made") / "demo"
-    out = io.StringIO()
-    call_command("makedemo", str(path), stdout=out)
-    return path, out.getvalue()
+    """The demo library written by `manage.py makedemo` in a test process, once per run (4.5 s of
+    CPU), and what the command printed. The suite's workers (pytest-xdist) share it: the first to
+    need it writes it, under a lock, beside their own temporary folders. Treat it as read-only."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    path, printed = shared / "demo-made" / "demo", shared / "demo-made.txt"
+    with open(shared / "demo-made.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not printed.exists():
+            shutil.rmtree(path, ignore_errors=True)
+            out = io.StringIO()
+            call_command("makedemo", str(path), stdout=out)
+            printed.write_text(out.getvalue())
+    return path, printed.read_text()
 
 
 @pytest.fixture(scope="session")
