@@ -34,15 +34,16 @@ def ensure():
     return key
 
 
-def load_or_create(path):
-    """The key stored at `path`, made there first when there is none (safe against racing starts)."""
+def load_or_create(path, make=lambda: secrets.token_urlsafe(50)):
+    """The key stored at `path`, made there first by `make()` when there is none (safe against
+    racing starts)."""
     path = Path(path)
     try:
         return _read(path)
     except FileNotFoundError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_urlsafe(50)
+    key = make()
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     try:

@@ -8,7 +8,8 @@ For each manga the scan added or changed:
    notification ("Moon Garden · Ch. 6: Frost", reader/notes.py). A chapter that disappears and
    comes back is in `known` already, so it is not announced again.
 4. Users with a webhook get one delivery with the new chapters of the manga they follow
-   (reader/webhooks.py sends it in the background).
+   (reader/webhooks.py sends it in the background), and each of their Web Push devices a
+   notification per manga (reader/webpush.py, in the background too).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from mangacircus import moves as moved
 from mangacircus.errors import Conflict, Invalid
 from mangacircus.moves import Move
 
-from . import access, lookup, notes, prefs, social, webhooks
+from . import access, lookup, notes, prefs, social, webhooks, webpush
 
 if TYPE_CHECKING:
     from library.index import Index
@@ -89,6 +90,7 @@ def on_scan(current: Index, report: dict[str, Any]) -> None:
 
 
 def _deliver(user: str, items: list[dict[str, str]]) -> None:
+    webpush.queue(user, items)
     try:
         settings = prefs.get_settings(user)
     except KeyError:  # the account was deleted meanwhile

@@ -21,6 +21,7 @@ class ReaderConfig(AppConfig):
             markers,
             notes,
             progress,
+            push_devices,
             ratings,
             readlists,
             social,
@@ -28,11 +29,11 @@ class ReaderConfig(AppConfig):
             wanttoread,
         )
 
-        for owner in (access, collections, readlists, ratings, wanttoread):
+        for owner in (access, collections, readlists, ratings, wanttoread, push_devices):
             db.add_validator(owner.validate)
         guard.register(access.can_see, limited=access.restricted)  # for /lib/ and the thumbnails
         for owner in (access, progress, votes, notes, social, dismissals, collections, readlists, ratings,
-                      wanttoread):
+                      wanttoread, push_devices):
             events.user_deleted.connect(owner.forget_user)
         events.library_moved.connect(_moved_in_db)
         events.scan_finished.connect(access.on_scan)
@@ -45,14 +46,16 @@ class ReaderConfig(AppConfig):
         settings_section("user", "offline", "Offline", "mc-settings-offline", order=45)
 
     def start_runtime(self):
-        from . import webhooks
+        from . import webhooks, webpush
 
         webhooks.start()
+        webpush.start()
 
     def stop_runtime(self):
-        from . import webhooks
+        from . import webhooks, webpush
 
         webhooks.stop()
+        webpush.stop()
 
 
 def _moved_in_db(moves):

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_http_methods
 from mangacircus.http import api
 from mangacircus.pages import page, render_section
 
-from . import announce, notes, prefs, webhooks
+from . import announce, notes, prefs, push_devices, webhooks
 
 READING_FLAGS = [
     ("adapt", "Use a fitting mode for content that needs one (webtoons open in Flow, Book opens as Page on an "
@@ -86,7 +86,7 @@ def notifications(request):
     current = prefs.get_settings(name)
     formats = [(f, f == current["webhookFormat"]) for f in prefs.CHOICES["webhookFormat"]]
     return render_section(request, "settings/notifications.html", "user", "notifications",
-                          webhook=current["webhook"], formats=formats)
+                          webhook=current["webhook"], formats=formats, devices=push_devices.devices(name))
 
 
 @api()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import clock_views, offline_views, read_views, settings_views
+from . import clock_views, offline_views, push_views, read_views, settings_views
 
 urlpatterns = [
     # /read/: the reader page, and its data
@@ -20,6 +20,11 @@ urlpatterns = [
     path("api/reading/pulse", clock_views.pulse),
     path("api/reading/export", clock_views.export, name="mc-reading-export"),
     path("api/reading/delete", clock_views.delete),
+    # /api/push: Web Push devices (reader/push_views.py)
+    path("api/push", push_views.devices),
+    path("api/push/subscribe", push_views.subscribe),
+    path("api/push/unsubscribe", push_views.unsubscribe),
+    path("api/push/test", push_views.test),
     # offline reading (reader/offline_views.py): the service worker at the app's root, its fallback page
     path("sw.js", offline_views.worker, name="mc-worker"),
     path("offline/", offline_views.offline_page, name="mc-offline"),

@@ -12,6 +12,7 @@
  */
 "use strict";
 importScripts(self.MC_WORKER.store);
+importScripts(...self.MC_WORKER.shell.filter((url) => /\/js\/sw-push(\.[0-9a-f]+)?\.js$/.test(url))); // Web Push
 
 const W = self.MC_WORKER;
 const O = self.MCOffline;
