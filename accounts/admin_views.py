@@ -35,7 +35,7 @@ def users(request):
     rows = accounts.list_users()
     for u in rows:
         u["restricted"] = accounts.is_restricted(u["name"])
-        u["twofactor"] = totp.enabled(u["name"])
+        u["twofactor"] = rules.has_second_factor(u["name"])  # a code app or a passkey
     chosen = {"q": request.GET.get("q", "").strip(), "role": request.GET.get("role", ""),
               "access": request.GET.get("access", "")}
     shown = [u for u in rows if chosen["q"].lower() in u["name"].lower()

@@ -33,13 +33,15 @@ def _signed_in(token):
 @api(auth="public", methods=("POST",))
 def login(request):
     """Name and password, and `code` for an account with a second factor. Without the code such an
-    account gets 401 with {codeNeeded: true, ticket}, for /api/login/code."""
+    account gets 401 with {codeNeeded: true, ticket, factors: {code, passkey}}, for /api/login/code
+    or /api/passkeys/login/begin."""
     name = text_field(request.data, "name", max_length=64)
     code = text_field(request.data, "code", required=False, max_length=64)
     try:
         token = rules.login(name, field(request.data, "password", str), client_ip(request), code=code)
     except rules.CodeNeeded as e:
-        return JsonResponse({"error": e.message, "codeNeeded": True, "ticket": e.ticket}, status=e.status)
+        return JsonResponse({"error": e.message, "codeNeeded": True, "ticket": e.ticket, "factors": e.factors},
+                            status=e.status)
     return _signed_in(token)
 
 

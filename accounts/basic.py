@@ -30,7 +30,7 @@ from mangacircus import db
 from mangacircus.clock import now_ms
 from mangacircus.errors import WrongCredentials
 
-from . import rules, totp, users
+from . import rules, users
 
 TTL = 3600
 MAX_ENTRIES = 4096
@@ -111,7 +111,7 @@ def authenticate(name, password, address):
 
 
 def _without_second_factor(user):
-    if totp.enabled(user["name"]):
+    if rules.has_second_factor(user["name"]):  # a code app or a passkey
         raise WrongCredentials("this account signs in with a second factor, which apps cannot send with a password: "
                                "use an API key (Settings → User → Apps)")
     return user

@@ -9,14 +9,15 @@ from mangacircus.errors import DomainError
 from mangacircus.http import error_response
 from mangacircus.pages import error_page
 
-from . import proxyauth, sessions, totp
+from . import proxyauth, rules, sessions, totp
 
 COOKIE = "sid"
 COOKIE_AGE = 365 * 86_400
 # The reading apps' routes take their own credentials (clients/komga/auth.py), never the web's.
 APP_PATHS = ("/komga/", "/opds/")
 # What an admin who must set up a second factor may still reach.
-ENROL_URLS = ("mc-settings-profile", "mc-settings-two-factor", "mc-logout", "mc-login")
+ENROL_URLS = ("mc-settings-profile", "mc-settings-two-factor", "mc-settings-passkeys", "mc-logout", "mc-login",
+              "mc-passkey-register-begin", "mc-passkey-register-finish")
 
 
 class SessionMiddleware:
@@ -62,7 +63,7 @@ class SessionMiddleware:
         return new_token
 
     def _enrol(self, request):
-        message = "admins must set up two-factor sign-in first: Settings → Profile & password"
+        message = "admins must set up two-factor sign-in or a passkey first: Settings → Profile & password"
         if request.path_info.startswith("/api/"):
             return error_response(403, message)
         return HttpResponseRedirect(reverse("mc-settings-profile"))
@@ -75,7 +76,7 @@ def _must_enrol(request):
     if request.path in {reverse(name) for name in ENROL_URLS} or request.path_info == "/api/logout":
         return False
     # An OpenID provider's sign-in stands for the second factor, as the proxy's does (docs/accounts.md).
-    return not totp.enabled(account["name"]) and sessions.session_via(request.sid) != "oidc"
+    return not rules.has_second_factor(account["name"]) and sessions.session_via(request.sid) != "oidc"
 
 
 def _refusal(request, status, message, headers=None):

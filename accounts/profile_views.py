@@ -1,5 +1,6 @@
-"""Settings → User → Profile & password: the password, and two-factor sign-in (set up with a QR code
-and a first code, recovery codes, turned off with a code)."""
+"""Settings → User → Profile & password: the password, two-factor sign-in (set up with a QR code
+and a first code, recovery codes, turned off with a code), and passkeys (added through
+accounts/passkey_api.py and static/js/passkeys.js, removed here)."""
 import threading
 import time
 
@@ -13,7 +14,7 @@ from mangacircus.clientip import client_ip
 from mangacircus.errors import Invalid
 from mangacircus.pages import page, render_section
 
-from . import rules, totp
+from . import passkeys, rules, totp
 
 # New recovery codes wait here, in memory, for the page the POST redirects to (post/redirect/get:
 # a reload must not make others), and are shown once: the next GET takes them. Keyed by the session.
@@ -58,7 +59,9 @@ def profile(request):
                         "secret": " ".join(secret[i:i + 4] for i in range(0, len(secret), 4))}
     return render_section(request, "accounts/profile.html", "user", "profile", twofactor=state, setup=setup,
                           new_codes=_take_codes(request.sid),
-                          must_enrol=account["admin"] and not state["enabled"] and totp.required_for_admins())
+                          passkeys=passkeys.listed(account["name"]),
+                          must_enrol=account["admin"] and not rules.has_second_factor(account["name"])
+                          and totp.required_for_admins())
 
 
 @page(back="mc-settings-profile")
@@ -81,4 +84,13 @@ def two_factor(request):
         messages.success(request, "Two-factor sign-in is off: your password alone signs you in.")
     else:
         raise Invalid("unknown action")
+    return HttpResponseRedirect(reverse("mc-settings-profile"))
+
+
+@page(back="mc-settings-profile")
+@require_POST
+def passkey_remove(request):
+    """The Remove button of a passkey in the list."""
+    label = passkeys.remove(request.account["name"], request.POST.get("id", ""))
+    messages.success(request, f"Passkey “{label}” removed; it no longer signs you in.")
     return HttpResponseRedirect(reverse("mc-settings-profile"))

@@ -1,6 +1,6 @@
 """Sign-up, sign-in, passwords, second factors and the user-admin rules: one set of functions that
 the JSON API (accounts/api.py) and the HTML screens (accounts/views.py, accounts/admin_views.py,
-accounts/twofactor_views.py) both call."""
+accounts/profile_views.py, accounts/passkey_api.py) all call."""
 import re
 import threading
 import time
@@ -11,7 +11,7 @@ from mangacircus import db
 from mangacircus.errors import Forbidden, Invalid, NotFound, RateLimited, Unavailable, WrongCredentials
 from mangacircus.wording import in_words
 
-from . import passwords, ratelimit, sessions, setup, tickets, totp, users
+from . import passkey_ceremony, passkeys, passwords, ratelimit, sessions, setup, tickets, totp, users
 
 MIN_PASSWORD = 8
 EMAIL_RE = re.compile(r"[^@\s]+@[^@\s]+")
@@ -86,13 +86,23 @@ def confirm_password(name, password, address, wrong="the current password is wro
         raise WrongCredentials(wrong) from None
 
 
+def second_factors(name):
+    """{code, passkey}: which second factors the account has (TOTP, passkeys)."""
+    return {"code": totp.enabled(name), "passkey": passkeys.enabled(name)}
+
+
+def has_second_factor(name):
+    return totp.enabled(name) or passkeys.enabled(name)
+
+
 class CodeNeeded(WrongCredentials):
     """The password was right and the account has a second factor: the sign-in goes on with a code
-    and `ticket` (accounts/tickets.py), which stands for the password in that step."""
+    or a passkey and `ticket` (accounts/tickets.py), which stands for the password in that step."""
 
-    def __init__(self, ticket):
-        super().__init__("enter the code from your authenticator app, or a recovery code")
-        self.ticket = ticket
+    def __init__(self, ticket, factors):
+        super().__init__("enter the code from your authenticator app, or a recovery code" if factors["code"]
+                         else "use your passkey to finish signing in")
+        self.ticket, self.factors = ticket, factors
 
 
 def check_password_login():
@@ -115,9 +125,10 @@ def login(name, password, address, code=None):
             users.set_password_hash(name, passwords.make_hash(password))
         except Unavailable:
             pass  # busy, or the write failed: the upgrade waits for a later sign-in
-    if totp.enabled(name):
-        if not code:
-            raise CodeNeeded(tickets.make(users.get_user(name)))
+    factors = second_factors(name)
+    if factors["code"] or factors["passkey"]:
+        if not code or not factors["code"]:
+            raise CodeNeeded(tickets.make(users.get_user(name)), factors)
         check_code(name, code, address)
     return sessions.create_session(name)
 
@@ -126,9 +137,34 @@ def login_with_code(ticket, code, address):
     """The code step of a sign-in: the ticket from the password step and a code; a new session."""
     check_password_login()
     user = tickets.user_of(ticket)
-    if totp.enabled(user["name"]):  # else reset meanwhile by an admin: the password was enough
+    if totp.enabled(user["name"]):
         check_code(user["name"], code, address)
+    elif passkeys.enabled(user["name"]):
+        raise WrongCredentials("this account has no code app: use your passkey to finish signing in")
+    # else both reset meanwhile by an admin: the password was enough
     return sessions.create_session(user["name"])
+
+
+def login_with_passkey(credential, state, rp, address, ticket=None):
+    """A passkey's answer to the options of passkey_ceremony.authentication_options: alone, or with
+    the `ticket` of the password step as the second factor. A new session. A refused answer counts
+    in the sign-in rate limit, under the passkey owner's name (none for an unknown passkey)."""
+    expected = tickets.user_of(ticket)["name"] if ticket else None
+    found = passkeys.find(credential.get("id")) if isinstance(credential, dict) else None
+    account = found[0] if found else (expected or "")
+    now = time.monotonic()
+    wait = ratelimit.take(account, address, now)
+    if wait:
+        raise RateLimited(f"too many attempts; try again {in_words(wait)}", retry_after=wait)
+    try:
+        name = passkey_ceremony.verify_assertion(credential, state, rp)
+    except Unavailable:
+        ratelimit.give_back(account, address, now)
+        raise
+    if expected is not None and name != expected:
+        raise WrongCredentials("this passkey belongs to another account")
+    ratelimit.give_back(account, address, now)
+    return sessions.create_session(name)
 
 
 def check_code(name, code, address):
@@ -176,9 +212,22 @@ def reset_second_factor(actor, name):
     name = existing_user(name)["name"]
     if name == actor:
         raise Invalid("turn your own second factor off in Settings → Profile, with a code")
-    if not totp.turn_off(name):
+    with db.security_change("twofactor", "passkeys"):
+        had_code = totp.turn_off(name)
+        had_passkey = passkeys.remove_all(name)
+    if not had_code and not had_passkey:
         raise Invalid(f"{name} has no second factor")
     return name
+
+
+def add_passkey(name, label, credential, state, rp):
+    """Keep the passkey of a verified registration. As with a code app, the apps' sessions opened
+    with the password end: Basic no longer signs the account in."""
+    label = passkeys.clean_name(label)
+    credential_id, public_key, count = passkey_ceremony.verify_registration(name, credential, state, rp)
+    with db.security_change("passkeys", "sessions"):
+        passkeys.add(name, label, credential_id, public_key, count)
+        sessions.end_password_app_sessions(name)
 
 
 def _replace_password(name, password, keep_token=None):

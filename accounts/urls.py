@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import admin_views, api, oidc_views, profile_views, views
+from . import admin_views, api, oidc_views, passkey_api, profile_views, views
 
 urlpatterns = [
     path("login/", views.login_page, name="mc-login"),
@@ -11,6 +11,7 @@ urlpatterns = [
     path("logout/", views.logout_page, name="mc-logout"),
     path("settings/user/profile/", profile_views.profile, name="mc-settings-profile"),
     path("settings/user/profile/two-factor/", profile_views.two_factor, name="mc-settings-two-factor"),
+    path("settings/user/profile/passkeys/", profile_views.passkey_remove, name="mc-settings-passkeys"),
     path("settings/admin/two-factor/", admin_views.two_factor_rule, name="mc-settings-two-factor-rule"),
     path("settings/admin/users/", admin_views.users, name="mc-settings-users"),
     path("settings/admin/users/<str:name>/", admin_views.user_action, name="mc-settings-user"),
@@ -20,6 +21,10 @@ urlpatterns = [
     path("api/login", api.login),
     path("api/login/code", api.login_code),
     path("api/logout", api.logout),
+    path("api/passkeys/register/begin", passkey_api.register_begin, name="mc-passkey-register-begin"),
+    path("api/passkeys/register/finish", passkey_api.register_finish, name="mc-passkey-register-finish"),
+    path("api/passkeys/login/begin", passkey_api.login_begin),
+    path("api/passkeys/login/finish", passkey_api.login_finish),
     path("api/password", api.change_password),
     path("api/admin/user", api.admin_user),
     path("api/admin/user/role", api.admin_user_role),

@@ -49,11 +49,12 @@ def login_page(request):
                      lambda name: rules.login(name, request.POST.get("password", ""), client_ip(request)),
                      submitted=request.method == "POST")
     except rules.CodeNeeded as e:
-        return _code_form(request, e.ticket)
+        return _code_form(request, e.ticket, e.factors)
 
 
-def _code_form(request, ticket, error=None, status=200, headers=None):
-    context = {"ticket": ticket, "next": safe_next(request.POST.get("next")), "error": error}
+def _code_form(request, ticket, factors, error=None, status=200, headers=None):
+    """The code step: a code field for an account with a code app, "Use a passkey" for one with passkeys."""
+    context = {"ticket": ticket, "factors": factors, "next": safe_next(request.POST.get("next")), "error": error}
     response = render(request, "accounts/login_code.html", context, status=status)
     for name, value in (headers or {}).items():
         response[name] = value
@@ -73,7 +74,11 @@ def login_code_page(request):
                    "name": "", **oidc_views.provider_context()}
         return render(request, "accounts/login.html", context, status=e.status)
     except DomainError as e:
-        return _code_form(request, ticket, e.message, e.status, e.headers)
+        try:
+            factors = rules.second_factors(tickets.user_of(ticket)["name"])
+        except tickets.StaleTicket:  # expired this very moment
+            factors = {"code": True, "passkey": False}
+        return _code_form(request, ticket, factors, e.message, e.status, e.headers)
 
 
 @require_http_methods(["GET", "POST"])

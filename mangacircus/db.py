@@ -30,6 +30,7 @@ OWNERS = {
     "apikeys": "accounts.apikeys",
     "basic": "accounts.basic",
     "twofactor": "accounts.totp",
+    "passkeys": "accounts.passkeys",
     "server": "reader.serverprefs",
     "restrictions": "reader.access",
     "dismissed": "reader.dismissals",
@@ -37,6 +38,7 @@ OWNERS = {
     "readlists": "reader.readlists",
     "ratings": "reader.ratings",
     "wanttoread": "reader.wanttoread",
+    "push": "reader.push_devices",
 }
 
 _db: JsonFile | None = None  # the open JsonFile

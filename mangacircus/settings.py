@@ -252,6 +252,10 @@ PASSWORD_LOGIN = _bool("PASSWORD_LOGIN", True)
 if not PASSWORD_LOGIN and not (OIDC_ISSUER or REMOTE_USER_HEADER):
     raise ImproperlyConfigured("PASSWORD_LOGIN=0 needs OIDC_ISSUER or REMOTE_USER_HEADER: without a password, an "
                                "OpenID provider or a proxy, nobody could sign in on the web")
+# Passkeys (accounts/passkey_ceremony.py) are bound to this host name; unset, to the host name each
+# request asks for. Set it to the parent domain to keep passkeys working when the reader moves
+# between its subdomains; it must be the page's host name or a domain that ends it.
+WEBAUTHN_RP_ID = _raw("WEBAUTHN_RP_ID", "").strip().lower()
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["*"])
 if "*" not in ALLOWED_HOSTS:
     # The machine itself may always ask (health checks, `curl localhost`); a DNS-rebinding page
@@ -297,6 +301,11 @@ WEBHOOK_ALLOW = _allowlist("WEBHOOK_ALLOW")
 PEER_ALLOW = _allowlist("PEER_ALLOW")
 # The address people open the reader at (https://manga.example.org), for links in webhook messages.
 PUBLIC_URL = _url("PUBLIC_URL", "") if _raw("PUBLIC_URL", "") else ""
+# The `sub` of Web Push's VAPID claims (reader/webpush.py): how a push service's operator may reach
+# this server's, a mailto: or https: URL. Unset: PUBLIC_URL when it is https, else a placeholder.
+PUSH_CONTACT = _raw("PUSH_CONTACT", "")
+if PUSH_CONTACT and not re.fullmatch(r"mailto:[^@\s]+@[^@\s]+\.[^@\s]+|https://[^/\s]+\S*", PUSH_CONTACT):
+    raise ImproperlyConfigured(f"PUSH_CONTACT={PUSH_CONTACT!r}: expected mailto:you@example.org or an https:// URL")
 
 
 # Django's signing key (it signs the messages cookie). Unset, it comes from DATA/secret_key, which

@@ -126,7 +126,8 @@ def test_the_sign_in_page_shows_the_provider_beside_the_password_form(serve, pro
 def test_it_answers_404_when_oidc_is_not_set_up(server, admin):
     assert server.client().get("/login/oidc/")[0] == 404
     assert server.client().get("/login/oidc/callback/?code=x&state=y")[0] == 404
-    assert b"Sign in with" not in server.client().get("/login/")[2]
+    page = server.client().get("/login/")[2]
+    assert b"oidc-sign-in" not in page and b"Sign in with OpenID" not in page  # "Sign in with a passkey" stays
 
 
 def test_back_from_the_provider_twice_is_refused(serve, provider):

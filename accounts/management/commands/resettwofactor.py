@@ -1,5 +1,6 @@
-"""Reset a user's second factor, for a lost phone: they sign in with their password alone again and
-can set up a new one in Settings → Profile (docs/accounts.md, "Two-factor sign-in").
+"""Reset a user's second factor (code app and passkeys), for a lost phone or device: they sign in with
+their password alone again and can set up a new one in Settings → Profile (docs/accounts.md,
+"Two-factor sign-in" and "Passkeys").
 
 Goes through the running reader, or is done here under the data lock when none runs
 (accounts/actions.py, mangacircus/localadmin.py).
@@ -13,7 +14,7 @@ from mangacircus.localadmin import LocalAdminError
 
 
 class Command(BaseCommand):
-    help = "Reset a user's second factor (two-factor sign-in), for a lost phone."
+    help = "Reset a user's second factor (two-factor sign-in and passkeys), for a lost phone or device."
     requires_system_checks = OWN_CHECKS
 
     def add_arguments(self, parser):
