@@ -115,6 +115,12 @@ self.addEventListener("fetch", (event) => {
     event.waitUntil(O.currentUser().then(O.forgetUser));
     return;
   }
+  // A position sent as the page is left (keepalive) is lost when the page it came from goes
+  // while the worker holds it: the worker sends it itself, and outlives the page.
+  if (request.method === "POST" && request.keepalive) {
+    event.respondWith(fetch(request));
+    return;
+  }
   if (request.method !== "GET") return;
   if (request.mode === "navigate") event.respondWith(page(request, rel));
   else if (rel.startsWith("static/")) event.respondWith(networkFirst(request, SHELL));
