@@ -17,7 +17,9 @@ class Target:
     text: str  # as printed, e.g. "≥ 0.6× raw"
 
     def met(self, row):
-        return OPS[self.op](row.ratio if self.on == "ratio" else row.value, self.limit)
+        """False when the figure it judges is missing (a baseline that measured nothing has no ratio)."""
+        figure = row.ratio if self.on == "ratio" else row.value
+        return figure is not None and OPS[self.op](figure, self.limit)
 
 
 @dataclass
