@@ -1,5 +1,7 @@
 """Reader input in a real browser: tap zones (rtl-aware), flow steps, keys, swipes, drag-pan and
 the end card."""
+import time
+
 import pytest
 
 MOON = "Moon Garden"
@@ -87,11 +89,15 @@ def test_it_toggles_the_bars_with_m_and_escape(srv, desktop, reader_on):
 
 
 def swipe(cdp, x0, x1, y=420, steps=5):
+    """A swipe stamped 16 ms a step, so a busy machine's slow round trips never make it a slow drag."""
+    start = time.time()
     for n in range(steps + 1):
         x = x0 + (x1 - x0) * n / steps
         kind = "touchStart" if n == 0 else "touchMove"
-        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y, "id": 0}]})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y, "id": 0}],
+                                              "timestamp": start + 0.016 * n})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": [],
+                                          "timestamp": start + 0.016 * (steps + 1)})
 
 
 def test_it_turns_pages_by_swiping_unless_zoomed_in(srv, phone, reader_on):
