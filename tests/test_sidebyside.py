@@ -1,4 +1,5 @@
-"""`python -m bench.sidebyside`: the library page against another server's page, round by round.
+"""`python -m bench.sidebyside`: the library page, or a series page, against another server's page, round
+by round.
 
 The other server here is a small local HTTP server that answers its page only with the session
 cookie the command is told to send, so the test sees the header arrive and an error counted."""
@@ -58,6 +59,15 @@ def test_it_compares_the_library_page_with_the_other_page(tmp_path, library_dir,
     assert "median of 2 rounds: MangaCircus " in out and "× (target ≥ 2×: " in out
 
 
+def test_it_compares_a_series_page_against_its_own_target(tmp_path, library_dir, other):
+    done = run("--library", str(library_dir), "--data", str(tmp_path / "data"), "--other", other + "/series/1",
+               "--other-header", f"Cookie: {COOKIE}", "--page", "/manga/Moon%20Garden/", "--target", "5",
+               "--seconds", "1", "--rounds", "1", "--clients", "2")
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    assert "round 1  MangaCircus GET /manga/Moon%20Garden/" in done.stdout
+    assert "× (target ≥ 5×: " in done.stdout
+
+
 def test_an_other_page_that_refuses_counts_as_errors_and_fails(tmp_path, library_dir, other):
     done = run("--library", str(library_dir), "--data", str(tmp_path / "data"), "--other", other + "/series/1",
                "--seconds", "1", "--rounds", "1", "--clients", "1")
@@ -71,5 +81,11 @@ def test_it_refuses_bad_arguments_with_a_message(tmp_path, library_dir):
     assert bad_header.returncode == 2 and "a header is 'Name: value'" in bad_header.stderr
     bad_url = run("--library", str(library_dir), "--data", str(tmp_path), "--other", "127.0.0.1:9/x")
     assert bad_url.returncode == 2 and "--other must be an http:// or https:// URL" in bad_url.stderr
+    not_ours = run("--library", str(library_dir), "--data", str(tmp_path / "data"), "--other", "http://127.0.0.1:9/",
+                   "--page", "/manga/Nothing%20Here/", "--seconds", "1", "--rounds", "1")
+    assert not_ours.returncode == 1 and "our --page /manga/Nothing%20Here/ answered HTTP 404" in not_ours.stderr
+    relative = run("--library", str(library_dir), "--data", str(tmp_path), "--other", "http://127.0.0.1:9/",
+                   "--page", "manga/x/")
+    assert relative.returncode == 2 and "--page must be a path starting with /" in relative.stderr
     no_library = run("--library", str(tmp_path / "none"), "--data", str(tmp_path), "--other", "http://127.0.0.1:9/")
     assert no_library.returncode == 2 and "is not a folder" in no_library.stderr
