@@ -62,10 +62,15 @@ scan_finished = Event("scan finished", "index, report", robust=True)
 user_deleted = Event("account deleted", "name")
 # After a catalog edit that touched these manga's overrides, once the edit let catalog.json's lock go.
 catalog_changed = Event("catalog changed", "names")
-# A user imported their MangaDex read markers (scraper/mangadex_views.py): `matches` is {manga: [(chapter
-# id, version name, pages)]} of the chapters here they read there; the owner of progress marks them
+# A user imported their MangaDex read markers (scraper/mangadex_views.py) or a tracker list
+# (trackers/connecting.py): `matches` is {manga: [(chapter id, version name, pages)]} of the chapters
+# here they read there; the owner of progress marks them
 # finished and adds its counts to `result` ({"marked", "already"}).
 read_markers = Event("read markers imported", "user, matches, result")
+# A user finished chapters (reader/progress.py: a position saved done, a chapter or many marked read),
+# after the change, in the request's thread: `chapters` are the ids newly finished. Callbacks must
+# only take note (trackers/sender.py queues an update); a failing one is logged.
+chapters_finished = Event("chapters finished", "user, manga, chapters", robust=True)
 # After a scan that recognised renamed manga folders or renumbered chapters (library/renames.py),
 # before scan_finished: each owner of data keyed by manga name or chapter id re-keys it
 # (mangacircus/moves.py); the reader's db.json owners together, under one db.lock(), so the move is

@@ -213,6 +213,17 @@ ANILIST_API_URL = _url("ANILIST_API_URL", "https://graphql.anilist.co")
 MANGAUPDATES_API_URL = _url("MANGAUPDATES_API_URL", "https://api.mangaupdates.com/v1")
 METADATA_THRESHOLD = _float("METADATA_THRESHOLD", 0.85, 0, 1)
 METADATA_REFRESH_DAYS = _int("METADATA_REFRESH_DAYS", 30, 1, 3650)
+# Trackers (docs/trackers.md): each user's AniList, MyAnimeList and MangaUpdates list kept in step.
+# AniList and MyAnimeList are offered once their client id is set (an app registered with them,
+# whose redirect address is PUBLIC_URL's /settings/user/apps/trackers/<tracker>/callback/).
+ANILIST_OAUTH_URL = _url("ANILIST_OAUTH_URL", "https://anilist.co/api/v2/oauth")
+ANILIST_CLIENT_ID = _raw("ANILIST_CLIENT_ID", "")
+ANILIST_CLIENT_SECRET = _raw("ANILIST_CLIENT_SECRET", "")
+MAL_API_URL = _url("MAL_API_URL", "https://api.myanimelist.net/v2")
+MAL_OAUTH_URL = _url("MAL_OAUTH_URL", "https://myanimelist.net/v1/oauth2")
+MAL_CLIENT_ID = _raw("MAL_CLIENT_ID", "")
+MAL_CLIENT_SECRET = _raw("MAL_CLIENT_SECRET", "")
+MANGAUPDATES_TRACKER = _bool("MANGAUPDATES_TRACKER", True)
 TRUSTED_PROXIES = _networks("TRUSTED_PROXIES")
 
 
@@ -327,6 +338,7 @@ INSTALLED_APPS = [
     "scraper",
     "imports",
     "metadata",
+    "trackers",
     "ops",  # last: the backup schedule starts once every state file is open
 ]
 

@@ -18,6 +18,7 @@ urlpatterns = [
     path("", include("ops.urls")),
     path("", include("imports.urls")),
     path("", include("metadata.urls")),
+    path("", include("trackers.urls")),
     path("api/local/<str:action>", localadmin.view, name="mc-local-admin"),
 ]
 

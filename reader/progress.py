@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from typing import Any, TypedDict, cast
 
-from mangacircus import db
+from mangacircus import db, events
 from mangacircus import moves as moved
 from mangacircus.clock import now_ms
 from mangacircus.moves import Move
@@ -28,6 +28,12 @@ def _changed(user: str) -> None:
     other users' cached library pages stay (shelf/pagecache.py), and shelf.py's read state is made
     again for this user only."""
     db.touch(user)
+
+
+def _finished(user: str, manga: str, cids: list[str]) -> None:
+    """After the lock is let go: tell whoever keeps lists elsewhere (trackers) what was finished."""
+    if cids:
+        events.chapters_finished.send(user, manga, cids)
 
 
 def forget_user(name: str) -> None:
@@ -120,17 +126,21 @@ def save(user: str, manga: str, cid: str, *, version: str, page: int, pages: int
     with db.lock():
         chapters = db.section("progress").setdefault(user, {}).setdefault(manga, {})
         old = chapters.get(cid) or {}
+        newly = [cid] if done and not old.get("done") else []
         t = now_ms() if at is None else min(at, now_ms())
         if at is not None and old and t <= (old.get("t") or 0):
-            if done and not old.get("done"):
+            if newly:
                 chapters[cid] = {**old, "done": True}
                 _changed(user)
-            return cast(Progress, dict(chapters[cid]))
-        entry: Progress = {"v": version, "p": page, "n": pages, "t": t,
-                 "done": bool(old.get("done")) or bool(done), "shift": list(shift)}
-        chapters[cid] = entry
-        _changed(user)
-        return cast(Progress, dict(entry))
+            kept = cast(Progress, dict(chapters[cid]))
+        else:
+            kept = {"v": version, "p": page, "n": pages, "t": t,
+                    "done": bool(old.get("done")) or bool(done), "shift": list(shift)}
+            chapters[cid] = kept
+            _changed(user)
+            kept = cast(Progress, dict(kept))
+    _finished(user, manga, newly)
+    return kept
 
 
 def mark_done(user: str, manga: str, cid: str, version: str, pages: int) -> None:
@@ -140,12 +150,14 @@ def mark_done(user: str, manga: str, cid: str, version: str, pages: int) -> None
         chapters[cid] = {"v": old.get("v", version), "p": old.get("p", 0), "n": old.get("n", pages),
                          "t": now_ms(), "done": True, "shift": old.get("shift", [])}
         _changed(user)
+    _finished(user, manga, [] if old.get("done") else [cid])
 
 
 def mark_many(user: str, manga: str, chapters: Iterable[tuple[str, str, int]]) -> None:
     """Mark chapters done at once: `chapters` is [(chapter id, version, pages)]; a chapter already
     started keeps its position, as with mark_done."""
     now = now_ms()
+    newly = []
     with db.lock():
         stored = db.section("progress").setdefault(user, {}).setdefault(manga, {})
         for cid, version, pages in chapters:
@@ -154,7 +166,9 @@ def mark_many(user: str, manga: str, chapters: Iterable[tuple[str, str, int]]) -
                 continue
             stored[cid] = {"v": old.get("v", version), "p": old.get("p", 0), "n": old.get("n", pages),
                            "t": now, "done": True, "shift": old.get("shift", [])}
+            newly.append(cid)
         _changed(user)
+    _finished(user, manga, newly)
 
 
 def merged(old: Progress | dict[str, Any] | None, new: Progress) -> Progress | None:

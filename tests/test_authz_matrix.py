@@ -370,11 +370,22 @@ MATRIX = [
     ("api/admin/metadata/accept-above",       "POST", "/api/admin/metadata/accept-above",    {"score": 0.9},   401, 403, 403, 200),
     ("api/admin/metadata/set-aside",          "POST", "/api/admin/metadata/set-aside",       {"m": "Invented"}, 401, 403, 403, 404),
     ("api/admin/metadata/search-again",       "POST", "/api/admin/metadata/search-again",    {"m": "Invented"}, 401, 403, 403, 404),
+    # trackers/urls.py: each user's own tracker connections (AniList and MyAnimeList are off: no client ids)
+    ("settings/user/apps/trackers/",          "GET",  "/settings/user/apps/trackers/",       None,             302, 405, 405, 405),
+    ("settings/user/apps/trackers/<str:key>/connect/", "GET", "/settings/user/apps/trackers/anilist/connect/", None, 302, 404, 404, 404),
+    ("settings/user/apps/trackers/<str:key>/connect/", "GET", "/settings/user/apps/trackers/mangaupdates/connect/", None, 302, 404, 404, 404),
+    ("settings/user/apps/trackers/<str:key>/callback/", "GET", "/settings/user/apps/trackers/anilist/callback/?code=c&state=s", None, 302, 404, 404, 404),
+    ("settings/user/apps/trackers/<str:key>/callback/", "GET", "/settings/user/apps/trackers/mangaupdates/callback/?code=c&state=s", None, 302, 302, 302, 302),
+    ("api/trackers",                          "GET",  "/api/trackers",                       None,             401, 200, 200, 200),
+    ("api/trackers/binding",                  "POST", "/api/trackers/binding",               {"tracker": "mangaupdates", "m": "Moon Garden", "id": "123"}, 401, 200, 200, 200),
+    ("api/trackers/binding",                  "POST", "/api/trackers/binding",               {"tracker": "mangaupdates", "m": "Invented", "id": "123"}, 401, 404, 404, 404),
+    ("api/trackers/binding",                  "POST", "/api/trackers/binding",               {"tracker": "anilist", "m": "Moon Garden", "id": "1"}, 401, 404, 404, 404),
 ]
 PERSONAS = ("anonymous", "user", "other", "admin")
 FRESH_SESSION = {"/api/logout", "/komga/api/logout"}  # rows that end the session they use run on a session of their own
 # (method, path) → the status for the restricted persona, where it differs from "other"'s.
 RESTRICTED = {
+    ("POST", "/api/trackers/binding"): 404,
     ("GET", f"/manga/{MOON}/"): 404,
     ("GET", f"/api/manga?m={MOON}"): 404,
     ("POST", "/api/read"): 404,

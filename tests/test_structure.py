@@ -10,7 +10,7 @@ from mangacircus.db import OWNERS
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ("mangacircus", "accounts", "library", "catalog", "reader", "shelf", "clients", "peers", "scraper", "ops",
-        "imports", "metadata")
+        "imports", "metadata", "trackers")
 
 # What each package may import from the project. Lower layers never import higher ones.
 ALLOWED = {
@@ -26,6 +26,7 @@ ALLOWED = {
     "ops": {"mangacircus", "library", "accounts"},
     "imports": {"mangacircus", "library", "accounts", "catalog", "reader", "ops"},
     "metadata": {"mangacircus", "library", "catalog", "scraper"},
+    "trackers": {"mangacircus", "library", "catalog", "reader", "scraper", "metadata"},
     "bench": {"mangacircus", "library", "accounts", "catalog", "reader", "shelf", "clients", "peers", "scraper", "ops",
               "imports", "metadata"},
 }

@@ -11,7 +11,7 @@ from django.conf import settings
 from .base import Provider, Record, plain_text, strings, web_link
 
 PUBLIC_API = "https://graphql.anilist.co"
-FIELDS = """id siteUrl format countryOfOrigin status
+FIELDS = """id idMal siteUrl format countryOfOrigin status
   title { romaji english native } synonyms startDate { year } description(asHtml: false)
   genres tags { name isMediaSpoiler } coverImage { extraLarge large }
   staff(perPage: 25) { edges { role node { name { full } } } }
@@ -58,6 +58,8 @@ def parse_media(media):
                               "url": web_link(node.get("siteUrl")) or f"https://anilist.co/manga/{node['id']}"})
     url = web_link(media.get("siteUrl")) or f"https://anilist.co/manga/{media['id']}"
     links = {"AniList": url}
+    if isinstance(media.get("idMal"), int):  # the same entry at MyAnimeList, for its tracker (docs/trackers.md)
+        links["MyAnimeList"] = f"https://myanimelist.net/manga/{media['idMal']}"
     for link in media.get("externalLinks") or []:
         if isinstance(link, dict) and isinstance(link.get("site"), str) and web_link(link.get("url")):
             links.setdefault(link["site"], link["url"])

@@ -36,6 +36,7 @@ EXCLUDED = [
     r"thumbs/.*", r"static/.*", r"local-admin\.json", r"local-admin\.token", r"scraper\.token",
     r"secret_key", r"setup-code", r"supervisor\.json", r"supervisor-restart\.json", r"scraper/status\.json",
     r"metadata/cache/.*", r"metadata/\.lock", r"metadata/status\.json",
+    r"trackers\.json",  # the users' tracker tokens (docs/trackers.md): connected again after a restore
     r".*\.tmp", r".*\.part",
 ]
 _EXCLUDED = re.compile("|".join(f"(?:{p})" for p in EXCLUDED))
