@@ -29,6 +29,7 @@ from . import (
     libraries_bench,
     loadgen,
     manga_page_bench,
+    offline_bench,
     pageturn,
     peering,
     proxy,
@@ -41,16 +42,17 @@ from .report import machine, skipped, table
 # Per preset: db.json sizes (MB, the last one holds the target), load seconds per route, scan runs,
 # the db.json and catalog.json MB of the backup rows (bench/backup_bench.py), and the seconds of the
 # open loop's 200/s runs (10 s give the library page and its API 100 requests each, so their p99 is
-# not simply the slowest of 30), the page turns of the reader's row and the runs of its first page.
+# not simply the slowest of 30), the page turns of the reader's row, the runs of its first page and
+# of keeping a chapter offline.
 SETTINGS = {
     "tiny": {"flush": (0.2, 1), "seconds": 0.5, "runs": 1, "users": 4, "backup": (1, 0.2), "open_loop": 0.5,
-             "turns": 10, "first_pages": 2},
+             "turns": 10, "first_pages": 2, "keeps": 1},
     "medium": {"flush": (2, 10), "seconds": 3, "runs": 3, "users": 16, "backup": (10, 2), "open_loop": 10,
-               "turns": 40, "first_pages": 7},
+               "turns": 40, "first_pages": 7, "keeps": 5},
     "large": {"flush": (2, 10), "seconds": 5, "runs": 3, "users": 16, "backup": (10, 2), "open_loop": 10,
-              "turns": 40, "first_pages": 7},
+              "turns": 40, "first_pages": 7, "keeps": 5},
     "xl": {"flush": (2, 10), "seconds": 5, "runs": 2, "users": 16, "backup": (10, 2), "open_loop": 10,
-           "turns": 40, "first_pages": 7, "cbz": False},
+           "turns": 40, "first_pages": 7, "keeps": 5, "cbz": False},
 }
 FLUSH_LIMIT_MS = 50
 # The table's sections, in the order they run. The library is generated and scanned for every one
@@ -139,6 +141,8 @@ def server_rows(work, library, index_pages, opts, say):
                                  client_cpus)
     say("/lib/ from a CBZ")
     rows += archives.lib_rows(work, library, typical_page(library), opts["seconds"], 16, server_cpus, client_cpus)
+    say("keeping a chapter offline in the browser")
+    rows.append(offline_bench.row(work, library / typical_page(library), runs=opts["keeps"]))
     return rows
 
 

@@ -1,6 +1,7 @@
 """Offline reading (docs/offline.md): the service worker at <root>/sw.js, the page it shows offline
-for a page it has no copy of, and Settings → User → Offline (what is kept, and how many chapters
-"Keep next" keeps). What is kept lives in the browser; the server only serves it."""
+for a page it has no copy of, and Settings → User → Offline (what is kept, how many chapters
+"Keep next" keeps, whether followed manga are kept by themselves). What is kept lives in the
+browser; the server only serves it."""
 import hashlib
 import json
 
@@ -69,8 +70,12 @@ def storage(request):
             ahead = int(request.POST.get("offlineAhead", ""))
         except ValueError:
             raise Invalid("the number of chapters must be a whole number from 1 to 20") from None
-        prefs.update_settings(name, prefs.validate_settings({"offlineAhead": ahead}))
-        messages.success(request, f"“Keep next” keeps {ahead} unread chapter{'s' if ahead != 1 else ''}.")
+        followed = request.POST.get("offlineFollowed") == "on"
+        prefs.update_settings(name, prefs.validate_settings({"offlineAhead": ahead, "offlineFollowed": followed}))
+        chapters = f"{ahead} unread chapter{'s' if ahead != 1 else ''}"
+        also = f"; the next {chapters} of each manga you follow are kept by themselves" if followed else ""
+        messages.success(request, f"“Keep next” keeps {chapters}{also}.")
         return HttpResponseRedirect(request.path)
+    settings = prefs.get_settings(name)
     return render_section(request, "settings/offline.html", "user", "offline",
-                          ahead=prefs.get_settings(name)["offlineAhead"])
+                          ahead=settings["offlineAhead"], followed=settings["offlineFollowed"])

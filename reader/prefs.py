@@ -23,6 +23,7 @@ DEFAULT_SETTINGS = {
     "webhook": "",
     "webhookFormat": "ntfy",
     "offlineAhead": 3,  # "Keep the next N unread chapters offline" (docs/offline.md)
+    "offlineFollowed": False,  # keep the next offlineAhead unread chapters of followed manga by themselves
 }
 
 CHOICES = {
@@ -34,7 +35,7 @@ CHOICES = {
     "split": ("off", "phone", "always"),
 }
 BOOLEANS = ("adapt", "skipExtras", "skipCovers", "flowPageGap", "flowContinues", "readingClock", "readingStory",
-            "discovery")
+            "discovery", "offlineFollowed")
 NUMBERS = {"offlineAhead": (1, 20)}  # key: (lowest, highest), whole numbers
 ZOOM_KEYS = ("flow", "page", "book", "strip")
 ZOOM_MIN, ZOOM_MAX = 0.2, 6.0

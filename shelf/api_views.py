@@ -9,7 +9,7 @@ from mangacircus.errors import Invalid, NotFound
 from mangacircus.http import api, field, json_response, text_field
 from reader import lookup, notes, progress, social, votes
 
-from . import history, library_json, manga_detail, pagecache, story
+from . import history, library_json, manga_detail, offline, pagecache, story
 from . import library as shelf
 
 
@@ -123,6 +123,11 @@ def follow(request):
     found = lookup.manga_field(request.data, user=request.account["name"])
     on = field(request.data, "on", bool)
     return {"m": found.name, "following": social.follow(request.account["name"], found.name, on)}
+
+
+@api()
+def offline_followed(request):
+    return offline.followed_ahead(request.account["name"])
 
 
 @api()

@@ -26,6 +26,7 @@ urlpatterns = [
     path("api/vote", api_views.vote),
     path("api/follow", api_views.follow),
     path("api/notifications", api_views.notifications),
+    path("api/offline/followed", api_views.offline_followed),
     # /api/collections, /api/want, /api/rating (shelf/collection_views.py)
     path("api/collections", collection_views.collections_api),
     path("api/collections/<str:cid>", collection_views.collection_api),

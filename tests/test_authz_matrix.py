@@ -157,6 +157,7 @@ MATRIX = [
     ("api/reading/delete",                    "POST", "/api/reading/delete",                {"all": True, "password": "wrong password"}, 401, 401, 401, 401),
     # Web Push devices: each user reaches only their own (a device id of someone else is not found)
     ("api/push",                              "GET",  "/api/push",                          None,             401, 200, 200, 200),
+    ("api/offline/followed",                  "GET",  "/api/offline/followed",              None,             401, 200, 200, 200),
     ("api/push/subscribe",                    "POST", "/api/push/subscribe",                {"subscription": None}, 401, 400, 400, 400),
     ("api/push/unsubscribe",                  "POST", "/api/push/unsubscribe",              {"id": "nope"},   401, 404, 404, 404),
     ("api/push/test",                         "POST", "/api/push/test",                     {"id": "nope"},   401, 404, 404, 404),

@@ -55,6 +55,9 @@
   }
 
   if (forgetAll) forgetAll.addEventListener("click", () => O.forgetKept(kept).then(render));
+  const followed = document.querySelector('input[name="offlineFollowed"]');
+  // A change of the setting counts from the next page, not after offline-keep.js's pause.
+  if (followed && O.FOLLOWED) followed.form.addEventListener("submit", () => localStorage.removeItem(O.FOLLOWED));
   document.addEventListener("mc:kept", render);
   (O.ready || Promise.resolve()).then(render);
 })();

@@ -160,3 +160,45 @@ def test_offline_writes_of_two_devices_merge_by_the_rules(srv, browser, desktop,
     finally:
         other.close()
 
+
+
+def test_it_keeps_a_whole_book_and_the_next_chapters_of_followed_manga_by_themselves(srv, desktop, reader_on):
+    reader = reader_on(desktop, srv)
+    page = reader.page
+    books = reader.client.get(f"/api/manga?m={quote(MOON)}")[2]["books"]
+    first = {c["id"] for c in books[0]["chapters"]}
+    assert len(books) > 1 and SEEDS in first and len(first) > 1
+    page.goto(f"{srv.url}/manga/{quote(MOON)}/")
+    book = page.locator("section.book", has=page.locator(f'li.chapter[data-c="{SEEDS}"]'))
+    book.locator(".keep-book").click()
+    book.locator(".book-keep .kept-badge").wait_for()
+    assert {k["c"] for k in _stored(page)["kept"]} == first
+    assert book.locator(".chapter-row .kept-badge").count() == len(first)
+    assert page.locator(".book-keep .kept-badge").count() == 1  # the other books are not kept
+    assert book.locator(".keep-book").inner_text().startswith("Remove the offline copy of ")
+    book.locator(".keep-book").click()
+    _poll(page, f"({STORED})().then((s) => s.kept.length === 0)")
+    assert book.locator(".kept-badge").count() == 0
+
+    # Followed manga, by themselves: the next 2 unread chapters of each, at the next page loaded online.
+    assert reader.client.post("/api/follow", {"m": MOON, "on": True})[0] == 200
+    assert reader.client.post("/api/read", {"m": MOON, "c": SEEDS})[0] == 200
+    assert reader.client.post("/api/settings", {"offlineFollowed": True, "offlineAhead": 2})[0] == 200
+    wanted = [(c["m"], c["c"]) for c in reader.client.get("/api/offline/followed")[2]["chapters"]]
+    assert wanted == [(MOON, ROOTS), (MOON, wanted[1][1])] and wanted[1][1] != SEEDS
+    page.evaluate("localStorage.removeItem('mc.offline.followed')")  # no waiting out the 5-minute pause
+    page.goto(f"{srv.url}/")
+    _poll(page, f"({STORED})().then((s) => s.kept.length === 2)")
+    assert sorted((k["m"], k["c"]) for k in _stored(page)["kept"]) == sorted(wanted)
+    page.goto(f"{srv.url}/manga/{quote(MOON)}/")
+    page.wait_for_selector(f'li.chapter[data-c="{ROOTS}"] .kept-badge')
+
+    # Offline, a kept page's thumbnail is the kept image itself (the overview shows it scaled down).
+    desktop.set_offline(True)
+    reader.open(MOON, 1, 2)
+    image, thumb = page.evaluate("""async () => {
+      const u = JSON.parse(document.getElementById("chapter-data").textContent).pages[0].u;
+      const size = async (url) => (await (await fetch(ROOT + url)).blob()).size;
+      return [await size(u), await size(u.replace(/^lib\\//, "lib-thumb/"))];
+    }""")
+    assert image == thumb > 0
