@@ -52,7 +52,7 @@ def test_it_compares_the_library_page_with_the_other_page(tmp_path, library_dir,
                "--other-header", f"Cookie: {COOKIE}", "--seconds", "1", "--rounds", "2", "--clients", "2")
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     out = done.stdout
-    assert "MangaCircus at http://127.0.0.1:" in out and ": 2 manga" in out
+    assert "MangaCircus at http://127.0.0.1:" in out and ": 2 manga" in out and "2 cover thumbnails made" in out
     for n in (1, 2):
         assert f"round {n}  MangaCircus GET /" in out and f"round {n}  other /series/1 (with its query)" in out
     assert "errors" not in out
