@@ -1,24 +1,34 @@
+from importlib import import_module
+
 from django.http import JsonResponse
 from django.urls import include, path
 
 from . import localadmin
 
+
+def routes_of(module):
+    """An app's routes, in its order, as if they were written here. path("", include(module)) would
+    do the same, but each include that does not match lists its patterns for the 404 page (that
+    Django shows only with DEBUG): 50-90 µs of every request to a route in a later app."""
+    return list(import_module(module).urlpatterns)
+
+
 urlpatterns = [
     # First: page images are the most frequent requests, and their patterns shadow nothing else.
-    path("", include("library.urls")),
+    *routes_of("library.urls"),
     path("komga/", include("clients.komga.urls")),
-    path("", include("accounts.urls")),
-    path("", include("shelf.urls")),
-    path("", include("reader.urls")),
-    path("", include("clients.urls")),
-    path("", include("peers.urls")),
-    path("", include("clients.opds.urls")),
-    path("", include("catalog.urls")),
-    path("", include("scraper.urls")),
-    path("", include("ops.urls")),
-    path("", include("imports.urls")),
-    path("", include("metadata.urls")),
-    path("", include("trackers.urls")),
+    *routes_of("accounts.urls"),
+    *routes_of("shelf.urls"),
+    *routes_of("reader.urls"),
+    *routes_of("clients.urls"),
+    *routes_of("peers.urls"),
+    *routes_of("clients.opds.urls"),
+    *routes_of("catalog.urls"),
+    *routes_of("scraper.urls"),
+    *routes_of("ops.urls"),
+    *routes_of("imports.urls"),
+    *routes_of("metadata.urls"),
+    *routes_of("trackers.urls"),
     path("api/local/<str:action>", localadmin.view, name="mc-local-admin"),
 ]
 
