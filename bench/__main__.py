@@ -27,6 +27,7 @@ from . import (
     household,
     import_bench,
     libraries_bench,
+    library_scale,
     loadgen,
     manga_page_bench,
     offline_bench,
@@ -46,13 +47,13 @@ from .report import machine, skipped, table
 # of keeping a chapter offline.
 SETTINGS = {
     "tiny": {"flush": (0.2, 1), "seconds": 0.5, "runs": 1, "users": 4, "backup": (1, 0.2), "open_loop": 0.5,
-             "turns": 10, "first_pages": 2, "keeps": 1},
+             "turns": 10, "first_pages": 2, "keeps": 1, "grid_runs": 1},
     "medium": {"flush": (2, 10), "seconds": 3, "runs": 3, "users": 16, "backup": (10, 2), "open_loop": 10,
-               "turns": 40, "first_pages": 7, "keeps": 5},
+               "turns": 40, "first_pages": 7, "keeps": 5, "grid_runs": 5},
     "large": {"flush": (2, 10), "seconds": 5, "runs": 3, "users": 16, "backup": (10, 2), "open_loop": 10,
-              "turns": 40, "first_pages": 7, "keeps": 5},
+              "turns": 40, "first_pages": 7, "keeps": 5, "grid_runs": 5},
     "xl": {"flush": (2, 10), "seconds": 5, "runs": 2, "users": 16, "backup": (10, 2), "open_loop": 10,
-           "turns": 40, "first_pages": 7, "keeps": 5, "cbz": False},
+           "turns": 40, "first_pages": 7, "keeps": 5, "grid_runs": 5, "cbz": False},
 }
 FLUSH_LIMIT_MS = 50
 # The table's sections, in the order they run. The library is generated and scanned for every one
@@ -109,13 +110,17 @@ def server_rows(work, library, index_pages, opts, say):
                    "IMAGE_LINKS": "signed"}
     handoff = serving.start_server(handoff_data, library, cpus=server_cpus, env=handoff_env)
     try:
+        at_start = library_scale.pss(server)  # started from the snapshot, answering
         say("routes under load")
         browsers = serving.browser_cookies(server, cookies)
         rows += serving.route_rows(server, browsers, generate.LONG, opts["seconds"], client_cpus,
                                    manga_count=index_pages["manga"])
-        say("first page in the browser")
         probe = serving.Client("127.0.0.1", server.port)
         probe.cookies["sid"] = cookies[0]
+        say("the library at scale: a filter, the page's HTML, the grid in the browser, the reader's memory")
+        rows += library_scale.rows(server, probe, cookies[0], browsers[0], index_pages["manga"], opts["seconds"],
+                                   client_cpus, at_start, runs=opts["grid_runs"])
+        say("first page in the browser")
         chapter = serving.chapter_target(probe, generate.LONG)[0]
         rows.append(firstpage.row(server, cookies[0], generate.LONG, chapter, runs=opts["first_pages"]))
         rows.append(pageturn.row(server, cookies[0], generate.LONG, chapter, turns=opts["turns"]))
