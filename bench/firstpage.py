@@ -54,18 +54,18 @@ BARE = (b'<!doctype html><html><head><meta charset="utf-8"><title>page</title></
         b'style="display:block;width:100vw;height:100vh;object-fit:contain"></body></html>')
 
 
-class BarePage:
-    """The bare page and its image, from a thread of this process on a free loopback port."""
+class LocalPages:
+    """Pages {path: (body, content type)} from a thread of this process on a free loopback port;
+    any other path gets `fallback`'s page, or a 404 without one."""
 
-    def __init__(self, image, content_type):
-        files = {"/": (BARE, "text/html; charset=utf-8"), "/page": (image, content_type)}
-
+    def __init__(self, files, fallback=None):
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
             def do_GET(self):
-                body, kind = files.get(self.path, files["/"])
-                self.send_response(200)
+                found = files.get(self.path, files.get(fallback))
+                body, kind = found or (b"", "text/plain")
+                self.send_response(200 if found else 404)
                 self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(body)))
                 self.send_header("Cache-Control", "max-age=3600")  # as warm as the reader's image
@@ -82,6 +82,12 @@ class BarePage:
     def stop(self):
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def bare_page(image, content_type):
+    """The bare page at / and its image at /page."""
+    return LocalPages({"/": (BARE, "text/html; charset=utf-8"), "/page": (image, content_type)}, fallback="/")
+
 
 TIMINGS = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
@@ -132,7 +138,7 @@ def row(server, cookie, manga, cid, runs=7):
     first = unescape(html.split('<link rel="preload" as="image" href="', 1)[1].split('"', 1)[0])
     status, headers, image = client.get(first)
     assert status == 200, (first, status)
-    bare = BarePage(image, headers["Content-Type"])
+    bare = bare_page(image, headers["Content-Type"])
     results, alone = [], []
     try:
         with signed_in_page(server, cookie) as page:

@@ -17,11 +17,9 @@ page's HTML, the reader's memory after the load, and the grid in the browser.
   page fetching that JSON alone.
 """
 import statistics
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from .firstpage import signed_in_page
+from .firstpage import LocalPages, signed_in_page
 from .loadgen import run as load
 from .report import Row, skipped, target
 
@@ -57,33 +55,6 @@ MORE = """(want) => new Promise((resolve) => {
   document.getElementById('more').click();
   setTimeout(() => { seen.disconnect(); resolve(null); }, 5000);
 })"""
-
-
-class BareHTML:
-    """One HTML page from a thread of this process on a free loopback port (anything else: 404)."""
-
-    def __init__(self, html):
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_GET(self):
-                body = html if self.path == "/" else b""
-                self.send_response(200 if body else 404)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def stop(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 def bare(html):
@@ -154,7 +125,7 @@ def grid_rows(server, sid, html, manga_count, runs=5):
         return [skipped(name, "Playwright is not installed (pip install '.[dev]')", GRID_TARGET) for name in names]
     more_path = f"{server.url}/api/library?offset={PAGE}&limit={PAGE}"
     painted, alone, more, fetched = [], [], [], []
-    page_alone = BareHTML(bare(html))
+    page_alone = LocalPages({"/": (bare(html), "text/html; charset=utf-8")})
     try:
         with signed_in_page(server, sid) as page:
             for run in range(runs + 1):  # the first fills the HTTP cache (scripts, style sheet, covers)
