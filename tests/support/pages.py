@@ -23,10 +23,16 @@ def wait_for_library(client, count, timeout=15, prefix=""):
 
 def add_notes(server, user, notes):
     """Stop the server, append notifications for `user` to db.json as an announcement would, restart."""
+    add_notes_for(server, {user: notes})
+
+
+def add_notes_for(server, notes_by_user):
+    """add_notes() for several users ({user: notes}) in one restart."""
     server.stop()
     path = server.data / "db.json"
     db = json.loads(path.read_text())
-    db["notes"].setdefault(user, []).extend(notes)
+    for user, notes in notes_by_user.items():
+        db["notes"].setdefault(user, []).extend(notes)
     path.write_text(json.dumps(db))
     server.start()
 

@@ -4,7 +4,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.pages import add_notes, fresh_reader, sign_in
+from tests.support.pages import add_notes_for, fresh_reader, sign_in
 
 NOTE = {"id": "b1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2", "text": "Moon Garden · Ch. 2: Roots",
         "read": False}
@@ -21,6 +21,18 @@ def context(request):
 @pytest.fixture
 def user(demo_site):
     return fresh_reader(demo_site)
+
+
+NOTES = [NOTE, {**NOTE, "id": "b2", "c": "1/3", "text": "Moon Garden · Ch. 3"}]
+
+
+@pytest.fixture(scope="module")
+def noted_users(demo_site):
+    """Fresh users with NOTES, one for the bell test at each size, all written in one restart of
+    the server (each restart is a new gunicorn and a rescan of the demo)."""
+    names = [fresh_reader(demo_site) for _ in range(2)]
+    add_notes_for(demo_site, {name: NOTES for name in names})
+    return iter(names)
 
 
 def test_it_filters_sorts_and_keeps_both_in_the_address(demo_site, user, context):
@@ -89,9 +101,8 @@ def test_it_opens_settings_through_a_deep_link_and_comes_back(demo_site, user, c
     expect(page.locator("#grid .tile")).to_have_count(6)
 
 
-def test_it_shows_notifications_in_the_bell_and_marks_them_read(demo_site, user, context):
-    add_notes(demo_site, user, [NOTE, {**NOTE, "id": "b2", "c": "1/3", "text": "Moon Garden · Ch. 3"}])
-    page = sign_in(context, demo_site, user)
+def test_it_shows_notifications_in_the_bell_and_marks_them_read(demo_site, noted_users, context):
+    page = sign_in(context, demo_site, next(noted_users))
     bell = page.locator(".bell")
     expect(bell.locator(".badge")).to_have_text("2")
     bell.click()
