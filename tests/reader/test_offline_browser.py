@@ -85,8 +85,9 @@ def test_it_reads_a_kept_chapter_offline_in_every_mode_and_sends_the_place_on_re
     for mode in ("book", "flow", "page"):
         if not reader.state("mcReader.bars"):
             page.keyboard.press("m")
+            reader.wait("mcReader.bars")  # shown before the click (a busy machine takes its time)
         page.click(f'.rd-mode[data-mode="{mode}"]')
-        reader.wait(f'mcReader.mode === "{mode}"')
+        reader.wait(f'mcReader.mode === "{mode}"', 10)
         deadline = time.monotonic() + 5
         while not _on_screen_loaded(page):
             assert time.monotonic() < deadline, f"pages on screen did not load offline in {mode}"
