@@ -9,6 +9,8 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from mangacircus import languages
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.FileAwareEnv()
 
@@ -353,6 +355,7 @@ MIDDLEWARE = [
     "mangacircus.middleware.ApiGuardMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "accounts.middleware.SessionMiddleware",
+    "reader.language.LanguageMiddleware",  # after the session: the user's own setting wins
     "reader.linkcookies.LinkCookieMiddleware",  # cover thumbnails nginx serves alone (IMAGE_LINKS)
     "django.contrib.messages.middleware.MessageMiddleware",
     "mangacircus.middleware.ErrorPageMiddleware",  # the styled error page for an empty error answer
@@ -397,9 +400,16 @@ USE_X_FORWARDED_HOST = False
 if TRUSTED_PROXIES:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-LANGUAGE_CODE = "en"
+# The UI's language when neither the user's setting nor the browser's Accept-Language names an offered
+# one (mangacircus/languages.py). POSIX systems set LANGUAGE for gettext ("en_US:en"), so a value naming
+# no offered language is English with a warning at start (mangacircus/apps.py), not a refusal.
+LANGUAGE_GIVEN = _raw("LANGUAGE", "")
+LANGUAGE_CODE, LANGUAGE_KNOWN = languages.from_environment(LANGUAGE_GIVEN)
+LANGUAGES = list(languages.NAMES.items())
+LANGUAGES_BIDI = sorted(languages.RTL)
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env.str("TZ", default="UTC")
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
 
 # Static URLs carry the sub-path themselves: Django resolves a relative STATIC_URL once, at start,

@@ -3,7 +3,7 @@ from importlib import import_module
 from django.http import JsonResponse
 from django.urls import include, path
 
-from . import localadmin
+from . import jsi18n, localadmin
 
 
 def routes_of(module):
@@ -30,6 +30,8 @@ urlpatterns = [
     *routes_of("metadata.urls"),
     *routes_of("trackers.urls"),
     path("api/local/<str:action>", localadmin.view, name="mc-local-admin"),
+    # The browser's translations, one script per language (mangacircus/jsi18n.py)
+    path("jsi18n/<slug:lang>.<slug:digest>.js", jsi18n.view, name="mc-jsi18n"),
 ]
 
 

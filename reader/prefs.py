@@ -3,6 +3,7 @@ and saving them in the user's record (accounts/users.py stores only what the use
 from urllib.parse import urlsplit
 
 from accounts import users
+from mangacircus import languages
 from mangacircus.errors import Invalid
 
 DEFAULT_SETTINGS = {
@@ -23,6 +24,7 @@ DEFAULT_SETTINGS = {
     "webhook": "",
     "webhookFormat": "ntfy",
     "offlineAhead": 3,  # "Keep the next N unread chapters offline" (docs/offline.md)
+    "language": "",  # the UI's language (mangacircus/languages.py OFFERED); "": the browser's, else LANGUAGE
     "offlineFollowed": False,  # keep the next offlineAhead unread chapters of followed manga by themselves
 }
 
@@ -72,6 +74,9 @@ def validate_settings(changes):
             value = _zoom(value)
         elif key == "webhook":
             value = _webhook(value)
+        elif key == "language":
+            if value != "" and value not in languages.OFFERED:
+                raise Invalid(f"language must be \"\" (automatic) or one of {', '.join(languages.OFFERED)}")
         else:
             raise Invalid(f"{key} is not a setting")
         clean[key] = value

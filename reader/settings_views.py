@@ -6,6 +6,7 @@ from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from mangacircus import languages
 from mangacircus.http import api
 from mangacircus.pages import page, render_section
 
@@ -45,6 +46,10 @@ def reading(request):
         post = request.POST
         if post.get("action") == "reset-zoom":
             changes = {"zoom": dict(prefs.DEFAULT_SETTINGS["zoom"])}
+        elif post.get("action") == "language":
+            prefs.update_settings(name, prefs.validate_settings({"language": post.get("language", "")}))
+            messages.success(request, "Language saved.")
+            return HttpResponseRedirect(request.path)
         else:
             changes = {key: key in post for key, _ in READING_FLAGS}
             changes["startMode"] = post.get("startMode", "")
@@ -58,8 +63,10 @@ def reading(request):
     choices = [(key, label, [(value, words[value], value == current[key]) for value in prefs.CHOICES[key]])
                for key, label, words in READING_CHOICES]
     zoom = {k: round(v * 100) for k, v in current["zoom"].items()}
+    offered = [("", "", not current["language"])] + [(code, own, code == current["language"])
+                                                     for code, own in languages.choices()]
     return render_section(request, "settings/reading.html", "user", "reading", flags=flags, modes=modes, zoom=zoom,
-                          choices=choices)
+                          choices=choices, languages=offered)
 
 
 @page()

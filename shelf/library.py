@@ -3,17 +3,19 @@ continue-reading row. Built from the cached summaries plus the user's own progre
 """
 import heapq
 
+from django.utils.translation import gettext_lazy
+
 from reader import access, lookup, notes, progress, ratings, social
 
 from . import filters, summaries
 
-SORTS = {
-    "title": "Title",
-    "last": "Last read",
-    "added": "Recently added",
-    "unread": "Unread chapters",
-    "rating": "Rating (everyone's)",
-    "myrating": "My rating",
+SORTS = {  # the labels are translated when shown (docs/translating.md)
+    "title": gettext_lazy("Title"),
+    "last": gettext_lazy("Last read"),
+    "added": gettext_lazy("Recently added"),
+    "unread": gettext_lazy("Unread chapters"),
+    "rating": gettext_lazy("Rating (everyone's)"),
+    "myrating": gettext_lazy("My rating"),
 }
 CONTINUE_ROW = 12
 RECENT_ROW = 12

@@ -2,7 +2,8 @@
 GET /api/manga, made once and sent again while nothing they show can have changed.
 
 An answer is kept under everything it is made from:
-- the route, the full path (the query too), the Host header and the app's root;
+- the route, the full path (the query too), the Host header, the app's root and the language it is
+  in (reader/language.py: a page made in Japanese is never sent to an English reader);
 - the session and CSRF cookies: the page shows the account's own data, and holds a CSRF token that
   is valid only with that browser's CSRF cookie;
 - the minute of the clock: the Reading Story and the dates speak of "today";
@@ -34,6 +35,7 @@ from functools import wraps
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseBase
 from django.urls import get_script_prefix
+from django.utils.translation import get_language
 
 from catalog import store as catalog_store
 from mangacircus import clock, db
@@ -79,8 +81,8 @@ def cached(view):
         own = db.own_changes(owner)
         cookies = request.COOKIES
         key = (view.__module__, view.__qualname__, request.get_full_path(), request.META.get("HTTP_HOST"),
-               get_script_prefix(), cookies.get(SESSION_COOKIE), cookies.get(settings.CSRF_COOKIE_NAME),
-               clock.now_ms() // 60_000)
+               get_script_prefix(), get_language(), cookies.get(SESSION_COOKIE),
+               cookies.get(settings.CSRF_COOKIE_NAME), clock.now_ms() // 60_000)
         kept = _kept(key, counters, own)
         if kept is not None:
             return kept
@@ -105,7 +107,7 @@ def cached_data(view):
         owner = request.account["name"]
         own = db.own_changes(owner)
         key = ("data", view.__module__, view.__qualname__, request.get_full_path(), request.META.get("HTTP_HOST"),
-               get_script_prefix(), owner, clock.now_ms() // 60_000)
+               get_script_prefix(), get_language(), owner, clock.now_ms() // 60_000)
         kept = _kept(key, counters, own)
         if kept is not None:
             return kept

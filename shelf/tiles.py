@@ -8,11 +8,13 @@ never be stale and nothing has to be told to forget one. Users in the same state
 Rendering 400 tiles through the template took most of the library page's time (docs/performance.md).
 The "Recently added" row and the facets are kept the same way, under the fields they show, and so
 is a manga page's Related section, whose template loop cost ~12 µs a relation on every request.
+Every key gains the active language (reader/language.py), so a Japanese reader never gets an English tile.
 """
 import threading
 
 from django.template.loader import get_template
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 
 TEMPLATE = "reader/_tile.html"
 RESUME_TEMPLATE = "reader/_resume.html"
@@ -38,6 +40,7 @@ def _resume_key(item, root):
 
 
 def _cached(key, template, context):
+    key = (get_language(), key)
     html = _cache.get(key)
     if html is None:
         html = get_template(template).render(context)

@@ -21,6 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from bench.server import free_port
 from clients.komga.ids import book_id, series_id
+from mangacircus import jsi18n
 from reader import collections, readlists
 from tests.conftest import PASSWORD
 from tests.reader.komga.apps import basic
@@ -28,6 +29,7 @@ from tests.support.app import AppServer
 from tests.support.pages import add_notes, wait_for_library
 
 MOON = "Moon%20Garden"
+JSI18N = f"/jsi18n/ja.{jsi18n.script('ja')[0]}.js"
 NOTE = {
     "id": "matrix1", "t": 1_790_000_000_000, "m": "Moon Garden", "c": "1/2", "text": "Moon Garden · Ch. 2",
     "read": False,
@@ -85,6 +87,9 @@ MATRIX = [
     # offline reading: the service worker and its fallback page hold nobody's data
     ("sw.js",                                 "GET",  "/sw.js",                             None,             200, 200, 200, 200),
     ("offline/",                              "GET",  "/offline/",                          None,             200, 200, 200, 200),
+    # the browser's translations hold nobody's data: the sign-in page needs them too
+    ("jsi18n/<slug:lang>.<slug:digest>.js",   "GET",  JSI18N,                               None,             200, 200, 200, 200),
+    ("jsi18n/<slug:lang>.<slug:digest>.js",   "GET",  "/jsi18n/xx.0123.js",                 None,             404, 404, 404, 404),
     ("settings/admin/users/",                 "GET",  "/settings/admin/users/",             None,             302, 403, 403, 200),
     ("settings/admin/users/<str:name>/",      "GET",  "/settings/admin/users/other/",       None,             302, 403, 403, 405),
     ("settings/admin/users/<str:name>/delete/", "GET", "/settings/admin/users/other/delete/", None,           302, 403, 403, 200),

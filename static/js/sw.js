@@ -3,7 +3,7 @@
  *
  *   pages (library, manga, reader, Settings → Offline)  network first; the copy last fetched, else
  *                                                       the offline page, when there is no answer
- *   static/                                             network first, the shell cache without one
+ *   static/, jsi18n/ (the language's catalog)           network first, the shell cache without one
  *   lib/ (page images)                                  a kept copy under its stable key, else network
  *                                                       (keeping asks with cache "no-cache": network)
  *   lib-thumb/ (page thumbnails)                        network first; without one, the kept page image
@@ -145,7 +145,7 @@ self.addEventListener("fetch", (event) => {
   }
   if (request.method !== "GET") return;
   if (request.mode === "navigate") event.respondWith(page(request, rel));
-  else if (rel.startsWith("static/")) event.respondWith(networkFirst(request, SHELL));
+  else if (rel.startsWith("static/") || rel.startsWith("jsi18n/")) event.respondWith(networkFirst(request, SHELL));
   else if (rel.startsWith("lib/")) event.respondWith(image(request));
   else if (rel.startsWith("lib-thumb/")) event.respondWith(thumbnail(request));
   else if (rel === "api/chapter") event.respondWith(chapterData(request));

@@ -22,7 +22,8 @@ SIZES = {"desktop": {"viewport": {"width": 1280, "height": 800}},
          "phone": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
                    "has_touch": True}}
 # Images, downloads and the reading apps' API (JSON, Atom) are no pages for a browser.
-NOT_PAGES = ("/api/", "/lib/", "/lib-thumb/", "/thumb/", "/static/", "/download/", "/komga/", "/opds/", "/sw.js")
+NOT_PAGES = ("/api/", "/lib/", "/lib-thumb/", "/thumb/", "/static/", "/download/", "/komga/", "/opds/", "/sw.js",
+             "/jsi18n/")
 
 
 def pages_for(persona):

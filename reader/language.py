@@ -1,0 +1,42 @@
+"""The language each request is answered in (docs/translating.md): the signed-in user's `language`
+setting, else the browser's Accept-Language, else the server's LANGUAGE."""
+from django.conf import settings
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+
+from accounts import users
+from mangacircus import languages
+
+
+def chosen(request):
+    """The language of `request`, one of languages.OFFERED.
+
+    1. The user's own setting, when they picked one that is still offered.
+    2. The first offered language of the browser's Accept-Language.
+    3. The server's default (LANGUAGE, English when unset)."""
+    account = getattr(request, "account", None)
+    if account:
+        own = users.stored_settings(account["name"]).get("language")
+        if own in languages.OFFERED:
+            return own
+    return languages.from_header(request.META.get("HTTP_ACCEPT_LANGUAGE")) or settings.LANGUAGE_CODE
+
+
+class LanguageMiddleware:
+    """Activates the request's language for its answer and names it in Content-Language."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        language = chosen(request)
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
+        try:
+            response = self.get_response(request)
+        finally:
+            translation.deactivate()
+        response.headers.setdefault("Content-Language", language)
+        if response.get("Content-Type", "").startswith("text/html"):
+            patch_vary_headers(response, ("Accept-Language",))  # a shared cache keeps one page per language
+        return response
