@@ -16,7 +16,7 @@ BACKGROUND = "getComputedStyle(document.body).backgroundColor"
 def themed(client, path="/"):
     status, _, body = client.get(path)
     assert status == 200
-    return re.search(rb'<html lang="en" data-theme="(\w+)">', body)[1].decode()
+    return re.search(rb'<html lang="en" dir="ltr" data-theme="(\w+)">', body)[1].decode()
 
 
 def open_page(context, server, client, path):
