@@ -44,6 +44,7 @@ class Server:
 
     def start(self, wait=True):
         self.data.mkdir(parents=True, exist_ok=True)
+        self._log_at = self.log.stat().st_size if self.log.exists() else 0
         self.proc = subprocess.Popen(
             [sys.executable, "manage.py", "serve", "--bind", f"127.0.0.1:{self.port}",
              "--threads", str(self.threads), *([] if self.collectstatic else ["--no-collectstatic"])],
@@ -54,10 +55,20 @@ class Server:
             self.wait_ready()
         return self
 
-    def wait_ready(self, timeout=20):
+    def wait_ready(self, timeout=20, moves=3):
+        """Until /api/auth answers. A port free when it was picked can be taken by another process
+        (the suite's workers start servers side by side) before serve binds it: serve then gives up,
+        and starts again on another free port, `moves` times at most."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                with open(self.log, "rb") as log:
+                    log.seek(self._log_at)
+                    taken = b"Address already in use" in log.read()
+                if taken and moves > 0:
+                    self.port, moves = free_port(), moves - 1
+                    self.start(wait=False)
+                    continue
                 raise RuntimeError(f"serve exited with {self.proc.returncode}:\n{self.log.read_text()}")
             try:
                 if self.client().get("/api/auth")[0] == 200:
