@@ -16,6 +16,7 @@ page's HTML, the reader's memory after the load, and the grid in the browser.
   the tiles made in the page), timed in the page from the click to the 240th tile, against the
   page fetching that JSON alone.
 """
+import re
 import statistics
 from pathlib import Path
 
@@ -59,8 +60,6 @@ MORE = """(want) => new Promise((resolve) => {
 
 def bare(html):
     """The page without its scripts and style sheets."""
-    import re
-
     html = re.sub(rb"<script\b.*?</script>", b"", html, flags=re.S)
     return re.sub(rb"<link\b[^>]*rel=\"(?:stylesheet|preload|modulepreload|manifest)\"[^>]*>", b"", html)
 

@@ -4,7 +4,6 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
-from accounts import users
 from mangacircus import languages
 
 
@@ -15,8 +14,8 @@ def chosen(request):
     2. The first offered language of the browser's Accept-Language.
     3. The server's default (LANGUAGE, English when unset)."""
     account = getattr(request, "account", None)
-    if account:
-        own = users.stored_settings(account["name"]).get("language")
+    if account:  # the record the session middleware read, settings included: no second lookup
+        own = (account.get("settings") or {}).get("language")
         if own in languages.OFFERED:
             return own
     return languages.from_header(request.META.get("HTTP_ACCEPT_LANGUAGE")) or settings.LANGUAGE_CODE

@@ -46,6 +46,7 @@ class AniList(Tracker):
     home = "https://anilist.co"
     pace = 60 / 90
     metadata_key = "anilist"
+    link = _LINK
 
     @property
     def bases(self):
@@ -53,10 +54,6 @@ class AniList(Tracker):
 
     def enabled(self):
         return bool(settings.ANILIST_CLIENT_ID)
-
-    def id_in(self, url):
-        found = _LINK.search(url) if isinstance(url, str) else None
-        return found.group(1) if found else None
 
     def authorize_url(self, redirect_uri, state, verifier):
         query = {"client_id": settings.ANILIST_CLIENT_ID, "redirect_uri": redirect_uri, "response_type": "code",

@@ -11,6 +11,7 @@ this tracker's pace) through `Calls`, and answers plain data. It raises:
 """
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -160,8 +161,11 @@ class Tracker:
                 return True
         return False
 
+    link: re.Pattern[str] | None = None  # the entry's id in a link to it, its first group
+
     def id_in(self, url: str) -> str | None:
-        return None
+        found = self.link.search(url) if self.link is not None and isinstance(url, str) else None
+        return found.group(1) if found else None
 
     # What a tracker module offers (the OAuth ones the first three, the login one `login`).
 

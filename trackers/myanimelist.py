@@ -36,6 +36,7 @@ class MyAnimeList(Tracker):
     name = "MyAnimeList"
     home = "https://myanimelist.net"
     pace = 1.0
+    link = _LINK
 
     @property
     def bases(self):
@@ -43,10 +44,6 @@ class MyAnimeList(Tracker):
 
     def enabled(self):
         return bool(settings.MAL_CLIENT_ID)
-
-    def id_in(self, url):
-        found = _LINK.search(url) if isinstance(url, str) else None
-        return found.group(1) if found else None
 
     def authorize_url(self, redirect_uri, state, verifier):
         query = {"response_type": "code", "client_id": settings.MAL_CLIENT_ID, "state": state,

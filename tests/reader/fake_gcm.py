@@ -44,7 +44,7 @@ class FakeGCM:
                 self.wfile.write(answer)
 
             def log_message(self, *args):
-                pass
+                """Quiet: the test reads what Chromium sent from the fake itself."""
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
