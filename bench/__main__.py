@@ -26,6 +26,7 @@ from . import (
     growth,
     household,
     import_bench,
+    language_bench,
     libraries_bench,
     library_scale,
     loadgen,
@@ -117,6 +118,7 @@ def server_rows(work, library, index_pages, opts, say):
                                    manga_count=index_pages["manga"])
         probe = serving.Client("127.0.0.1", server.port)
         probe.cookies["sid"] = cookies[0]
+        rows.append(language_bench.row(server, probe, browsers[0], opts["seconds"], client_cpus))
         say("the library at scale: a filter, the page's HTML, the grid in the browser, the reader's memory")
         rows += library_scale.rows(server, probe, cookies[0], browsers[0], index_pages["manga"], opts["seconds"],
                                    client_cpus, at_start, runs=opts["grid_runs"])

@@ -162,6 +162,15 @@ def _write_new(path, data):
 
 # The tree
 
+def own_copy(page, library):
+    """A copy of `page` beside the folder `library`, for a bench's own library to hard-link its pages
+    to: a page of the generated library may already have ext4's 65,000 links (the xl preset)."""
+    library.parent.mkdir(parents=True, exist_ok=True)
+    copy = library.parent / f"{library.name}-page{page.suffix}"
+    shutil.copyfile(page, copy)
+    return copy
+
+
 class Tree:
     """Writes one library of hard links; counts what it made."""
 

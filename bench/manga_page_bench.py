@@ -12,6 +12,7 @@ import time
 from urllib.parse import quote
 
 from . import loadgen, serving
+from .generate import own_copy
 from .report import Row, target
 
 SERIES = {"Sixty Chapters": 60, "Twelve Hundred Chapters": 1200}
@@ -22,6 +23,7 @@ WRITES = 60  # a second of load (the preset's) makes 60 writes; the tiny preset'
 def make_library(folder, page):
     """The two series, two pages a chapter, every page a hard link to `page`."""
     shutil.rmtree(folder, ignore_errors=True)
+    page = own_copy(page, folder)
     for name, count in SERIES.items():
         for c in range(1, count + 1):
             chapter = folder / name / f"c{c:04d} Chapter {c}"

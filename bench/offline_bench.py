@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 from . import serving
 from .firstpage import ARGS, CHROMIUM
+from .generate import own_copy
 from .report import Row, skipped, target
 
 NAME = "offline: keep a 40-page chapter"
@@ -54,6 +55,7 @@ FORGET = """async ([m, cid]) => {
 def make_library(folder, page):
     """One manga of one chapter of PAGES pages, every page a hard link to `page`."""
     shutil.rmtree(folder, ignore_errors=True)
+    page = own_copy(page, folder)
     chapter = folder / MANGA / FOLDER
     chapter.mkdir(parents=True)
     for n in range(1, PAGES + 1):
