@@ -1,10 +1,14 @@
 """The language each request is answered in (docs/translating.md): the signed-in user's `language`
-setting, else the browser's Accept-Language, else the server's LANGUAGE."""
+setting, else the browser's Accept-Language, else the server's LANGUAGE. The reading apps' protocols
+(OPDS, the Komga API) carry data, not pages: they follow only the app's own Accept-Language, else
+English, so an app that asks for nothing gets what every app of the protocol expects."""
 from django.conf import settings
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
 from mangacircus import languages
+
+APP_PATHS = ("/opds/", "/komga/")
 
 
 def chosen(request):
@@ -12,7 +16,10 @@ def chosen(request):
 
     1. The user's own setting, when they picked one that is still offered.
     2. The first offered language of the browser's Accept-Language.
-    3. The server's default (LANGUAGE, English when unset)."""
+    3. The server's default (LANGUAGE, English when unset).
+    A reading app's request (APP_PATHS) takes only its Accept-Language, else English."""
+    if request.path_info.startswith(APP_PATHS):
+        return languages.from_header(request.META.get("HTTP_ACCEPT_LANGUAGE")) or languages.DEFAULT
     account = getattr(request, "account", None)
     if account:  # the record the session middleware read, settings included: no second lookup
         own = (account.get("settings") or {}).get("language")

@@ -4,6 +4,7 @@ the user."""
 from urllib.parse import quote
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from reader import collections, progress
 
@@ -17,7 +18,7 @@ from .views import _latest, _new_feed, _series_feed, _xml
 def shelves(request):
     account = request.account
     everything = progress.all_progress(account["name"])
-    doc = _new_feed(request, "collections", "Collections", feed.NAVIGATION, _latest([]))
+    doc = _new_feed(request, "collections", _("Collections"), feed.NAVIGATION, _latest([]))
     for item in collections.visible(account):
         rows = [(m, everything.get(m.name, {})) for m in _members(account, item)]
         entry = doc.entry(entry_id=f"urn:mangacircus:collection:{item['id']}", title=item["name"],
@@ -42,7 +43,7 @@ def shelves_v2(request):
     navigation = [v2.link(reverse("opds2-collection", args=[item["id"]]), v2.OPDS2, "subsection", item["name"],
                           properties={"numberOfItems": len(_members(account, item))})
                   for item in collections.visible(account)]
-    return v2_views._json(v2.document(title="Collections", self_href=v2_views._self(request),
+    return v2_views._json(v2.document(title=_("Collections"), self_href=v2_views._self(request),
                                       modified=_latest([]), navigation=navigation))
 
 

@@ -2,6 +2,8 @@
 escaped by construction)."""
 import xml.etree.ElementTree as ET
 
+from django.utils.translation import gettext as _
+
 ATOM = "http://www.w3.org/2005/Atom"
 OPDS = "http://opds-spec.org/2010/catalog"
 PSE = "http://vaemendis.net/opds-pse/ns"
@@ -87,7 +89,7 @@ class Feed:
 def opensearch(title, template):
     root = ET.Element(_q(OPENSEARCH, "OpenSearchDescription"))
     _sub(root, "ShortName", title, ns=OPENSEARCH)
-    _sub(root, "Description", f"Search {title}", ns=OPENSEARCH)
+    _sub(root, "Description", _("Search %(title)s") % {"title": title}, ns=OPENSEARCH)
     _sub(root, "InputEncoding", "UTF-8", ns=OPENSEARCH)
     _sub(root, "OutputEncoding", "UTF-8", ns=OPENSEARCH)
     _sub(root, "Url", ns=OPENSEARCH, type=ACQUISITION, template=template)

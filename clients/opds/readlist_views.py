@@ -1,6 +1,7 @@
 """/opds/readlists and /opds/v2/readlists: a shelf per read list the user sees (docs/apps.md), its
 chapters in the list's order as publications, without those hidden from the user."""
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from reader import readlists, serverprefs
 
@@ -29,7 +30,7 @@ def _with_chapters(account):
 def shelves(request):
     everything = _with_chapters(request.account)
     latest = max((_updated(i, f) for i, f in everything), default=dto.dt(0))
-    doc = _new_feed(request, "readlists", "Read lists", feed.NAVIGATION, latest)
+    doc = _new_feed(request, "readlists", _("Read lists"), feed.NAVIGATION, latest)
     for item, found in everything:
         entry = doc.entry(entry_id=f"urn:mangacircus:readlist:{item['id']}", title=item["name"],
                           updated=_updated(item, found), content=item["summary"] or f"{len(found)} chapters")
@@ -65,7 +66,7 @@ def shelves_v2(request):
                           properties={"numberOfItems": len(found)})
                   for item, found in everything]
     latest = max((_updated(i, f) for i, f in everything), default=dto.dt(0))
-    return v2_views._json(v2.document(title="Read lists", self_href=v2_views._self(request),
+    return v2_views._json(v2.document(title=_("Read lists"), self_href=v2_views._self(request),
                                       modified=latest, navigation=navigation))
 
 
@@ -81,5 +82,5 @@ def shelf_v2(request, rid):
         publications.append(publication)
     doc = v2.document(title=item["name"], self_href=v2_views._self(request),
                       modified=_updated(item, [(r.manga, r.chapter) for r in found]), publications=publications)
-    doc["links"].append(v2.link(reverse("opds2-readlists"), v2.OPDS2, "up", "Read lists"))
+    doc["links"].append(v2.link(reverse("opds2-readlists"), v2.OPDS2, "up", _("Read lists")))
     return v2_views._json(doc)

@@ -6,6 +6,7 @@ its Divina manifest (streamed page by page) and, when downloads are allowed, its
 import re
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from catalog import overrides
 from library import files as library_files
@@ -46,7 +47,7 @@ def document(*, title, self_href, modified, paging=None, **collections):
     out.update({name: items for name, items in collections.items() if items})
     if not any(name in out for name in ("navigation", "publications", "groups")):
         # a feed must hold one collection of one item at least: an empty shelf or search leads back
-        out["navigation"] = [link(reverse("opds2-root"), OPDS2, "start", "Nothing here: back to the start")]
+        out["navigation"] = [link(reverse("opds2-root"), OPDS2, "start", _("Nothing here: back to the start"))]
     return out
 
 
@@ -54,7 +55,7 @@ def authentication(root_url, refused):
     """The Authentication Document (Authentication for OPDS 1.0) of a 401: Basic, with the name and
     password labelled as on the sign-in form; `refused` is the 401's own {"error": …}."""
     return {"id": root_url, "title": "MangaCircus", "description": refused.get("error", ""),
-            "authentication": [{"type": BASIC, "labels": {"login": "Name", "password": "Password"}}],
+            "authentication": [{"type": BASIC, "labels": {"login": _("Name"), "password": _("Password")}}],
             "links": [link(root_url, OPDS2, "start")]}
 
 
@@ -118,9 +119,9 @@ def publication(user, manga, chapter, position, entry):
     """A chapter as an OPDS 2 publication: `position` its 1-based place, `entry` the user's progress."""
     version = state.chosen_version(user, manga, chapter, entry)
     bid = ids.book_id(manga.name, chapter.id)
-    links = [link(reverse("opds2-manifest", args=[bid]), DIVINA, feed.REL_ACQUISITION, "Read")]
+    links = [link(reverse("opds2-manifest", args=[bid]), DIVINA, feed.REL_ACQUISITION, _("Read"))]
     if serverprefs.downloads_allowed():
-        links.append(link(reverse("opds-file", args=[bid]), feed.CBZ, feed.REL_ACQUISITION, "Download CBZ"))
+        links.append(link(reverse("opds-file", args=[bid]), feed.CBZ, feed.REL_ACQUISITION, _("Download CBZ")))
     out = {"metadata": metadata(manga, chapter, version, position), "links": links}
     if manga.cover:
         out["images"] = [link(reverse("opds-thumbnail", args=[ids.series_id(manga.name)]), COVER_TYPE)]

@@ -8,6 +8,8 @@ import orjson
 from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.encoding import escape_uri_path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from mangacircus.errors import NotFound
 from reader import progress, social
@@ -21,14 +23,14 @@ from .views import PER_PAGE, TITLE
 
 GROUP_SIZE = 10
 SHELVES = (  # (title, route, what the link says), as /opds/'s root lists them
-    ("Library", "opds2-series", "Every manga by title"),
-    ("Recently added", "opds2-recent", "The manga added last"),
-    ("Continue reading", "opds2-continue", "Where you stopped"),
-    ("Followed", "opds2-followed", "The manga you follow"),
-    ("Collections", "opds2-collections", "A shelf per collection"),
-    ("Read lists", "opds2-readlists", "A shelf per read list, its chapters in order"),
-    ("By genre", "opds2-genres", "The library by genre"),
-    ("By tag", "opds2-tags", "The library by tag, the chapters' tags too"),
+    (_lazy("Library"), "opds2-series", _lazy("Every manga by title")),
+    (_lazy("Recently added"), "opds2-recent", _lazy("The manga added last")),
+    (_lazy("Continue reading"), "opds2-continue", _lazy("Where you stopped")),
+    (_lazy("Followed"), "opds2-followed", _lazy("The manga you follow")),
+    (_lazy("Collections"), "opds2-collections", _lazy("A shelf per collection")),
+    (_lazy("Read lists"), "opds2-readlists", _lazy("A shelf per read list, its chapters in order")),
+    (_lazy("By genre"), "opds2-genres", _lazy("The library by genre")),
+    (_lazy("By tag"), "opds2-tags", _lazy("The library by tag, the chapters' tags too")),
 )
 
 
@@ -87,16 +89,16 @@ def root(request):
     publications) and the manga added last."""
     user = request.account["name"]
     rows = visible_series(user)
-    navigation = [v2.link(reverse(name), v2.OPDS2, "subsection", title) for title, name, _ in SHELVES]
+    navigation = [v2.link(reverse(name), v2.OPDS2, "subsection", str(title)) for title, name, _ in SHELVES]
     groups = []
     continuing = _continue_rows(user)
     if continuing:
-        groups.append({"metadata": {"title": "Continue reading", "numberOfItems": len(continuing)},
+        groups.append({"metadata": {"title": _("Continue reading"), "numberOfItems": len(continuing)},
                        "links": [v2.link(reverse("opds2-continue"), v2.OPDS2, "self")],
                        "publications": [_next_chapter(user, m, e) for m, e in continuing[:GROUP_SIZE]]})
     recent = _recent_rows(user)
     if recent:
-        groups.append({"metadata": {"title": "Recently added", "numberOfItems": len(recent)},
+        groups.append({"metadata": {"title": _("Recently added"), "numberOfItems": len(recent)},
                        "links": [v2.link(reverse("opds2-recent"), v2.OPDS2, "self")],
                        "navigation": [v2.manga_link(m) for m, _ in recent[:GROUP_SIZE]]})
     return _json(v2.document(title=TITLE, self_href=_self(request), modified=_latest(rows), navigation=navigation,
@@ -126,12 +128,12 @@ def _series_feed(request, title, rows):
 
 @catalog_view
 def series(request):
-    return _series_feed(request, "Library", visible_series(request.account["name"]))
+    return _series_feed(request, _("Library"), visible_series(request.account["name"]))
 
 
 @catalog_view
 def recent(request):
-    return _series_feed(request, "Recently added", _recent_rows(request.account["name"]))
+    return _series_feed(request, _("Recently added"), _recent_rows(request.account["name"]))
 
 
 @catalog_view
@@ -139,7 +141,7 @@ def continue_reading(request):
     """The manga in progress, newest first, and, as publications, the chapter to continue in each."""
     user = request.account["name"]
     rows = _continue_rows(user)
-    doc = _series_doc(request, "Continue reading", rows)
+    doc = _series_doc(request, _("Continue reading"), rows)
     if rows:
         page = doc["metadata"]["currentPage"]
         doc["publications"] = [_next_chapter(user, m, e) for m, e in rows[(page - 1) * PER_PAGE: page * PER_PAGE]]
@@ -150,13 +152,13 @@ def continue_reading(request):
 def followed(request):
     user = request.account["name"]
     following = social.follows(user)
-    return _series_feed(request, "Followed", [r for r in visible_series(user) if r[0].name in following])
+    return _series_feed(request, _("Followed"), [r for r in visible_series(user) if r[0].name in following])
 
 
 def _by_value(request, title, route, values):
     rows = visible_series(request.account["name"])
     counted = {}
-    for manga, _ in rows:
+    for manga, _entries in rows:
         for value in {v.casefold(): v for v in values(manga)}.values():
             counted[value] = counted.get(value, 0) + 1
     navigation = [v2.link(reverse(route, args=[value]), v2.OPDS2, "subsection", value,
@@ -174,7 +176,7 @@ def _with_value(request, kind, name, values):
 
 @catalog_view
 def genres(request):
-    return _by_value(request, "By genre", "opds2-genre", dto.genres)
+    return _by_value(request, _("By genre"), "opds2-genre", dto.genres)
 
 
 @catalog_view
@@ -184,7 +186,7 @@ def genre(request, name):
 
 @catalog_view
 def tags(request):
-    return _by_value(request, "By tag", "opds2-tag", dto.all_tags)
+    return _by_value(request, _("By tag"), "opds2-tag", dto.all_tags)
 
 
 @catalog_view
@@ -204,7 +206,7 @@ def search(request):
     folder's name or an author."""
     query = request.GET.get("query") or ""
     rows = [r for r in visible_series(request.account["name"]) if _matches(r[0], query.casefold().split())]
-    return _series_feed(request, f"Search: {query}", rows)
+    return _series_feed(request, _("Search: %(query)s") % {"query": query}, rows)
 
 
 @catalog_view
@@ -217,7 +219,7 @@ def manga(request, sid):
                     for n, chapter in enumerate(found.chapters(), start=1)]
     doc = v2.document(title=found.title, self_href=_self(request), modified=dto.dt(found.updated),
                       publications=publications)
-    doc["links"].append(v2.link(reverse("opds2-series"), v2.OPDS2, "up", "Library"))
+    doc["links"].append(v2.link(reverse("opds2-series"), v2.OPDS2, "up", _("Library")))
     return _json(doc)
 
 

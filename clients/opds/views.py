@@ -8,6 +8,7 @@ from urllib.parse import quote, urlencode
 from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.encoding import escape_uri_path
+from django.utils.translation import gettext as _
 
 from mangacircus.errors import Invalid, NotFound
 from reader import progress, serverprefs, social
@@ -43,14 +44,14 @@ def root(request):
     doc = _new_feed(request, "root", TITLE, feed.NAVIGATION, _latest(rows))
     feed.link(doc.root, "alternate", reverse("opds2-root"), "application/opds+json", title="OPDS 2.0")
     for key, title, name, text in (
-            ("series", "Library", "opds-series", "Every manga by title"),
-            ("recent", "Recently added", "opds-recent", "The manga added last"),
-            ("continue", "Continue reading", "opds-continue", "Where you stopped"),
-            ("followed", "Followed", "opds-followed", "The manga you follow"),
-            ("collections", "Collections", "opds-collections", "A shelf per collection"),
-            ("readlists", "Read lists", "opds-readlists", "A shelf per read list, its chapters in order"),
-            ("genres", "By genre", "opds-genres", "The library by genre"),
-            ("tags", "By tag", "opds-tags", "The library by tag, the chapters' tags too")):
+            ("series", _("Library"), "opds-series", _("Every manga by title")),
+            ("recent", _("Recently added"), "opds-recent", _("The manga added last")),
+            ("continue", _("Continue reading"), "opds-continue", _("Where you stopped")),
+            ("followed", _("Followed"), "opds-followed", _("The manga you follow")),
+            ("collections", _("Collections"), "opds-collections", _("A shelf per collection")),
+            ("readlists", _("Read lists"), "opds-readlists", _("A shelf per read list, its chapters in order")),
+            ("genres", _("By genre"), "opds-genres", _("The library by genre")),
+            ("tags", _("By tag"), "opds-tags", _("The library by tag, the chapters' tags too"))):
         entry = doc.entry(entry_id=f"urn:mangacircus:{key}", title=title, updated=_latest(rows), content=text)
         feed.link(entry, "subsection", reverse(name), feed.NAVIGATION)
     return _xml(doc.bytes(), feed.NAVIGATION)
@@ -74,7 +75,7 @@ def _series_feed(request, feed_id, title, rows):
                previous=at(page - 1) if page > 1 else None, next_=at(page + 1) if page < last else None)
     for manga, entries in rows[(page - 1) * PER_PAGE: page * PER_PAGE]:
         sid = ids.series_id(manga.name)
-        total_ch, read, _ = dto.counts(manga, entries)
+        total_ch, read, _unread = dto.counts(manga, entries)
         # A navigation entry: no author, or Readium's converter (Thorium) makes it a publication
         entry = doc.entry(entry_id=f"urn:mangacircus:series:{sid}", title=manga.title, updated=dto.dt(manga.updated),
                           summary=_summary(f"{total_ch} chapters, {read} read", manga),
@@ -94,34 +95,34 @@ def _summary(counts, manga):
 
 @app_view(cookies=False)
 def series(request):
-    return _series_feed(request, "series", "Library", visible_series(request.account["name"]))
+    return _series_feed(request, "series", _("Library"), visible_series(request.account["name"]))
 
 
 @app_view(cookies=False)
 def recent(request):
     rows = sorted(visible_series(request.account["name"]), key=lambda r: -(r[0].added or 0))
-    return _series_feed(request, "recent", "Recently added", rows)
+    return _series_feed(request, "recent", _("Recently added"), rows)
 
 
 @app_view(cookies=False)
 def continue_reading(request):
     rows = [r for r in visible_series(request.account["name"]) if r[1] and shelf.continue_target(r[0], r[1])]
     rows.sort(key=lambda r: -max(e.get("t") or 0 for e in r[1].values()))
-    return _series_feed(request, "continue", "Continue reading", rows)
+    return _series_feed(request, "continue", _("Continue reading"), rows)
 
 
 @app_view(cookies=False)
 def followed(request):
     user = request.account["name"]
     following = social.follows(user)
-    return _series_feed(request, "followed", "Followed", [r for r in visible_series(user) if r[0].name in following])
+    return _series_feed(request, "followed", _("Followed"), [r for r in visible_series(user) if r[0].name in following])
 
 
 def _by_value(request, kind, title, values):
     """A navigation feed of the values `values(manga)` gives (genres, tags), each with its manga count."""
     rows = visible_series(request.account["name"])
     counted = {}
-    for manga, _ in rows:
+    for manga, _entries in rows:
         for value in {v.casefold(): v for v in values(manga)}.values():
             counted[value] = counted.get(value, 0) + 1
     doc = _new_feed(request, f"{kind}s", title, feed.NAVIGATION, _latest(rows))
@@ -142,7 +143,7 @@ def _with_value(request, kind, name, values):
 
 @app_view(cookies=False)
 def genres(request):
-    return _by_value(request, "genre", "By genre", dto.genres)
+    return _by_value(request, "genre", _("By genre"), dto.genres)
 
 
 @app_view(cookies=False)
@@ -153,7 +154,7 @@ def genre(request, name):
 @app_view(cookies=False)
 def tags(request):
     """The manga's tags and their chapters' (ComicInfo Tags), as the Komga API's tag filter."""
-    return _by_value(request, "tag", "By tag", dto.all_tags)
+    return _by_value(request, "tag", _("By tag"), dto.all_tags)
 
 
 @app_view(cookies=False)
@@ -165,7 +166,7 @@ def tag(request, name):
 def search(request):
     words = (request.GET.get("q") or "").casefold().split()
     rows = [r for r in visible_series(request.account["name"]) if _matches(r[0], words)]
-    return _series_feed(request, "search", f"Search: {request.GET.get('q') or ''}", rows)
+    return _series_feed(request, "search", _("Search: %(query)s") % {"query": request.GET.get("q") or ""}, rows)
 
 
 def _matches(manga, words):
