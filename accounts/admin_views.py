@@ -3,6 +3,8 @@ The rules are accounts/rules.py's, the same as the JSON API's."""
 from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from mangacircus.errors import Invalid
@@ -16,8 +18,18 @@ def _back():
     return HttpResponseRedirect(reverse("mc-settings-users"))
 
 
-BULK = {"sessions": ("End the sessions of", "signed out everywhere", rules.end_sessions),
-        "delete": ("Delete", "deleted with their data", rules.delete_user)}
+BULK = {"sessions": (gettext_lazy("End the sessions of"), rules.end_sessions),
+        "delete": (gettext_lazy("Delete"), rules.delete_user)}
+
+
+def _done(command, names):
+    """The message after a bulk action, naming the users it was done to."""
+    said = {"count": len(names), "names": ", ".join(names)}
+    if command == "delete":
+        return ngettext("%(count)s user deleted with their data: %(names)s.",
+                        "%(count)s users deleted with their data: %(names)s.", len(names)) % said
+    return ngettext("%(count)s user signed out everywhere: %(names)s.",
+                    "%(count)s users signed out everywhere: %(names)s.", len(names)) % said
 
 
 @page(auth="admin")
@@ -30,7 +42,7 @@ def users(request):
             return _bulk(request)
         name = request.POST.get("name", "").strip()
         name = rules.create_user(name, request.POST.get("password", ""), admin="admin" in request.POST)
-        messages.success(request, f"Created {name}.")
+        messages.success(request, _("Created %(name)s.") % {"name": name})
         return _back()
     rows = accounts.list_users()
     for u in rows:
@@ -52,12 +64,12 @@ def users(request):
 def _bulk(request):
     """Ticked users: a confirmation page listing them (never the admin's own account), then the action."""
     command = request.POST["command"]
-    verb, done_text, action = BULK[command]
+    verb, action = BULK[command]
     me = request.account["name"]
     names = [rules.existing_user(n)["name"] for n in request.POST.getlist("names")]
     back = reverse("mc-settings-users") + (f"?{request.POST['query']}" if request.POST.get("query") else "")
     if not names:
-        raise Invalid("select at least one user")
+        raise Invalid(_("select at least one user"))
     others = [n for n in names if n != me]
     if request.POST.get("confirm") != "yes":
         return render_section(request, "accounts/users_confirm.html", "admin", "users", names=others,
@@ -68,9 +80,9 @@ def _bulk(request):
             action(me, name)
             done.append(name)
         except Invalid as e:  # the admin's own account: rules.py says why
-            messages.error(request, f"{name}: {e.message}")
+            messages.error(request, _("%(name)s: %(message)s") % {"name": name, "message": e.message})
     if done:
-        messages.success(request, f"{len(done)} user{'s' if len(done) != 1 else ''} {done_text}: {', '.join(done)}.")
+        messages.success(request, _done(command, done))
     return HttpResponseRedirect(back)
 
 
@@ -83,24 +95,26 @@ def user_action(request, name):
     action = request.POST.get("action")
     if action == "password":
         rules.reset_password(name, request.POST.get("password", ""))
-        messages.success(request, f"New password set for {name}; their sessions were ended.")
+        messages.success(request, _("New password set for %(name)s; their sessions were ended.") % {"name": name})
     elif action == "twofactor":
         rules.reset_second_factor(request.account["name"], name)
-        messages.success(request, f"{name}'s second factor is reset: they sign in with their password, and can set "
-                                  "up a new one in Settings → Profile.")
+        messages.success(request, _("%(name)s's second factor is reset: they sign in with their password, and can "
+                                    "set up a new one in Settings → Profile.") % {"name": name})
     elif action == "email":
         email = request.POST.get("email", "").strip()
         rules.set_email(name, email)
-        messages.success(request, f"Saved: an OpenID sign-in with {email}, verified, signs in to {name}." if email
-                         else f"{name} has no e-mail address now.")
+        messages.success(request, _("Saved: an OpenID sign-in with %(email)s, verified, signs in to %(name)s.")
+                         % {"email": email, "name": name} if email
+                         else _("%(name)s has no e-mail address now.") % {"name": name})
     elif action == "unlink":
         rules.unlink_oidc(name)
-        messages.success(request, f"{name} is no longer linked to an OpenID account.")
+        messages.success(request, _("%(name)s is no longer linked to an OpenID account.") % {"name": name})
     elif action in ("grant", "revoke"):
         rules.set_role(request.account["name"], name, action == "grant")
-        messages.success(request, f"{name} is {'now' if action == 'grant' else 'no longer'} an admin.")
+        messages.success(request, (_("%(name)s is now an admin.") if action == "grant"
+                                   else _("%(name)s is no longer an admin.")) % {"name": name})
     else:
-        raise Invalid("unknown action")
+        raise Invalid(_("unknown action"))
     return _back()
 
 
@@ -110,11 +124,11 @@ def user_delete(request, name):
     user = rules.existing_user(name)
     name = user["name"]
     if name == request.account["name"]:
-        messages.error(request, "You cannot delete your own account.")
+        messages.error(request, _("You cannot delete your own account."))
         return _back()
     if request.method == "POST":
         rules.delete_user(request.account["name"], name)
-        messages.success(request, f"Deleted {name} and their data.")
+        messages.success(request, _("Deleted %(name)s and their data.") % {"name": name})
         return _back()
     return render_section(request, "accounts/user_delete.html", "admin", "users", user=user)
 
@@ -125,6 +139,6 @@ def two_factor_rule(request):
     """Whether admins must sign in with a second factor."""
     on = request.POST.get("admins") == "on"
     totp.require_for_admins(on)
-    messages.success(request, "Admins must now use a second factor." if on
-                     else "Admins may sign in with a password alone.")
+    messages.success(request, _("Admins must now use a second factor.") if on
+                     else _("Admins may sign in with a password alone."))
     return _back()

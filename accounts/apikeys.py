@@ -11,6 +11,8 @@ import hashlib
 import secrets
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+
 from mangacircus import db
 from mangacircus.clock import now_ms
 from mangacircus.errors import Invalid, NotFound
@@ -47,10 +49,11 @@ def create(name: str, label: str | None) -> str:
     """A new key for the user: returns the key itself, which is never stored and never shown again."""
     label = (label or "").strip()
     if not label or len(label) > MAX_LABEL:
-        raise Invalid(f"name the key (the app or device it is for), 1 to {MAX_LABEL} characters")
+        raise Invalid(_("name the key (the app or device it is for), 1 to %(max_label)s characters")
+                      % {"max_label": MAX_LABEL})
     with db.lock():
         if sum(1 for k in db.section("apikeys").values() if k.get("u") == name) >= MAX_KEYS:
-            raise Invalid(f"you have {MAX_KEYS} keys already; revoke one first")
+            raise Invalid(_("you have %(max_keys)s keys already; revoke one first") % {"max_keys": MAX_KEYS})
     key = PREFIX + secrets.token_urlsafe(32)
     with db.security_change("apikeys"):
         db.section("apikeys")[digest(key)] = {"u": name, "label": label, "t": now_ms(), "used": None, "device": None}
@@ -63,7 +66,7 @@ def revoke(name: str, kid: str) -> None:
         keys = db.section("apikeys")
         found = [d for d, k in keys.items() if k.get("u") == name and key_id(d) == kid]
         if not found:
-            raise NotFound("no such key")
+            raise NotFound(_("no such key"))
         for d in found:
             del keys[d]
         sessions.end_key_sessions(name, kid)

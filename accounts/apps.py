@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class AccountsConfig(AppConfig):
@@ -21,8 +22,8 @@ class AccountsConfig(AppConfig):
         events.user_deleted.connect(passkeys.forget_user)
         localadmin.register("twofactor-reset", actions.reset_second_factor)
 
-        settings_section("user", "profile", "Profile & password", "mc-settings-profile", order=10)
-        settings_section("admin", "users", "Users", "mc-settings-users", order=10)
+        settings_section("user", "profile", gettext_lazy("Profile & password"), "mc-settings-profile", order=10)
+        settings_section("admin", "users", gettext_lazy("Users"), "mc-settings-users", order=10)
 
     def start_runtime(self):
         from . import basic, sessions, setup

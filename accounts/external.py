@@ -4,6 +4,8 @@ here only when the setting allows it, never the first account, and an admin grou
 set up and the groups are known, decides the role at each sign-in."""
 import threading
 
+from django.utils.translation import gettext as _
+
 from mangacircus import db
 from mangacircus.errors import Conflict, Forbidden, Invalid
 
@@ -34,10 +36,10 @@ def sign_up(name, admin, *, allowed, by, oidc_subject=None):
     words naming `by` ("your proxy"), when sign-up is not `allowed` or the name cannot be one here;
     never the first account. An account of that name made meanwhile is answered as it is."""
     if users.user_count() == 0:
-        raise Forbidden("the first account, the admin, is made on this server's sign-in page first")
+        raise Forbidden(_("the first account, the admin, is made on this server's sign-in page first"))
     if not allowed:
-        raise Forbidden(f"{by} signed you in as {name}, who has no account here; an admin can make it in "
-                        "Settings → Admin → Users")
+        raise Forbidden(_("%(by)s signed you in as %(name)s, who has no account here; an admin can make it in "
+                          "Settings → Admin → Users") % {"by": by, "name": name})
     with _signup_lock:
         existing = users.get_user(name)  # made meanwhile by a parallel request
         if existing:
@@ -45,7 +47,8 @@ def sign_up(name, admin, *, allowed, by, oidc_subject=None):
         try:
             stored = users.check_new_name(name)
         except (Invalid, Conflict) as e:
-            raise Forbidden(f"{by} signed you in as {name}, which cannot be a name here: {e.message}") from None
+            raise Forbidden(_("%(by)s signed you in as %(name)s, which cannot be a name here: %(message)s")
+                            % {"by": by, "name": name, "message": e.message}) from None
         with db.security_change("users"):
             users.create_user(stored, passwords.unusable_hash(), admin=bool(admin))
             if oidc_subject:

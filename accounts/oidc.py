@@ -21,6 +21,7 @@ from urllib.parse import urlencode, urlsplit
 
 import orjson
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from mangacircus import netguard
 from mangacircus.errors import DomainError, Forbidden
@@ -71,11 +72,13 @@ def _fetch_json(method, url, body=None, headers=None):
     try:
         status, raw = answer.response.status, answer.read_body(MAX_BYTES, deadline, TIMEOUT)
     except (netguard.DeadlinePassed, OSError, http.client.HTTPException):
-        raise ProviderError(f"the OpenID provider at {host} did not send its whole answer") from None
+        raise ProviderError(_("the OpenID provider at %(host)s did not send its whole answer")
+                            % {"host": host}) from None
     finally:
         answer.close()
     if len(raw) > MAX_BYTES:
-        raise ProviderError(f"the OpenID provider at {host} sent an answer over {MAX_BYTES >> 20} MB")
+        raise ProviderError(_("the OpenID provider at %(host)s sent an answer over %(size)s MB")
+                            % {"host": host, "size": MAX_BYTES >> 20})
     try:
         return status, orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -84,16 +87,20 @@ def _fetch_json(method, url, body=None, headers=None):
 
 def _unreachable(e, host):
     if isinstance(e, netguard.NotPublic):
-        return f"{e.host} resolves to {e.ip}, a loopback or private address, and is not the host of OIDC_ISSUER"
+        return (_("%(host)s resolves to %(ip)s, a loopback or private address, and is not the host of OIDC_ISSUER")
+                % {"host": e.host, "ip": e.ip})
     if isinstance(e, netguard.Unresolvable):
-        return f"the OpenID provider's name {e.host} cannot be resolved (DNS): check OIDC_ISSUER"
+        return _("the OpenID provider's name %(host)s cannot be resolved (DNS): check OIDC_ISSUER") % {"host": e.host}
     if isinstance(e, netguard.HopFailed) and isinstance(e.error, ssl.SSLError):
-        return f"the OpenID provider at {host} cannot be reached: TLS failed ({getattr(e.error, 'reason', None)})"
+        return (_("the OpenID provider at %(host)s cannot be reached: TLS failed (%(reason)s)")
+                % {"host": host, "reason": getattr(e.error, "reason", None)})
     if isinstance(e, netguard.HopFailed) and isinstance(e.error, ConnectionRefusedError):
-        return f"the OpenID provider at {host} cannot be reached: it refused the connection"
+        return _("the OpenID provider at %(host)s cannot be reached: it refused the connection") % {"host": host}
     if isinstance(e, netguard.DeadlinePassed):
-        return f"the OpenID provider at {host} did not answer within {TIMEOUT:g} s"
-    return f"the OpenID provider at {host} cannot be reached ({type(e).__name__})"
+        return (_("the OpenID provider at %(host)s did not answer within %(seconds)s s")
+                % {"host": host, "seconds": format(TIMEOUT, "g")})
+    return (_("the OpenID provider at %(host)s cannot be reached (%(error)s)")
+            % {"host": host, "error": type(e).__name__})
 
 
 def _cached(key, load, fresh=False):
@@ -122,13 +129,14 @@ def _load_discovery():
     url = settings.OIDC_ISSUER + "/.well-known/openid-configuration"
     status, doc = _fetch_json("GET", url)
     if status != 200 or not isinstance(doc, dict):
-        raise ProviderError(f"{url} answered HTTP {status} without a discovery document: check OIDC_ISSUER")
+        raise ProviderError(_("%(url)s answered HTTP %(status)s without a discovery document: check OIDC_ISSUER")
+                            % {"url": url, "status": status})
     if str(doc.get("issuer", "")).rstrip("/") != settings.OIDC_ISSUER:
-        raise ProviderError(f"the discovery document names the issuer {str(doc.get('issuer'))[:200]!r}, not "
-                            "OIDC_ISSUER")
+        raise ProviderError(_("the discovery document names the issuer %(issuer)s, not OIDC_ISSUER")
+                            % {"issuer": repr(str(doc.get('issuer'))[:200])})
     for key in ("authorization_endpoint", "token_endpoint", "jwks_uri"):
         if not isinstance(doc.get(key), str) or not doc[key].startswith(("https://", "http://")):
-            raise ProviderError(f"the discovery document has no {key}")
+            raise ProviderError(_("the discovery document has no %(key)s") % {"key": key})
     return doc
 
 
@@ -139,11 +147,11 @@ def _keys(fresh=False):
     def load():
         status, jwks = _fetch_json("GET", discovery()["jwks_uri"])
         if status != 200 or not isinstance(jwks, dict):
-            raise ProviderError(f"the provider's key set answered HTTP {status}")
+            raise ProviderError(_("the provider's key set answered HTTP %(status)s") % {"status": status})
         try:
             return KeySet.import_key_set(jwks)
         except (jose_errors.JoseError, ValueError, TypeError, KeyError):
-            raise ProviderError("the provider's key set cannot be read") from None
+            raise ProviderError(_("the provider's key set cannot be read")) from None
 
     return _cached(("jwks", settings.OIDC_ISSUER), load, fresh)
 
@@ -179,7 +187,7 @@ def exchange(code, redirect_uri, verifier):
     if status != 200 or not isinstance(answer, dict) or not isinstance(answer.get("id_token"), str):
         error = answer.get("error") if isinstance(answer, dict) else None
         said = str(error)[:100] if error else f"HTTP {status}"
-        raise Refused(f"the provider did not accept the sign-in code ({said}); start again")
+        raise Refused(_("the provider did not accept the sign-in code (%(said)s); start again") % {"said": said})
     return answer
 
 
@@ -205,12 +213,13 @@ def id_token_claims(id_token, nonce, access_token=None):
     try:
         claims.validate(now=int(time.time()), leeway=LEEWAY)
     except jose_errors.ExpiredTokenError:
-        raise Refused("the provider's ID token has expired: check that this server's clock is right, and start "
-                      "again") from None
+        raise Refused(_("the provider's ID token has expired: check that this server's clock is right, and start "
+                        "again")) from None
     except jose_errors.JoseError as e:
-        raise Refused(f"the provider's ID token is not for this sign-in ({_claim_of(e)}); start again") from None
+        raise Refused(_("the provider's ID token is not for this sign-in (%(claim)s); start again")
+                      % {"claim": _claim_of(e)}) from None
     if not isinstance(claims.get("sub"), str) or not claims["sub"]:
-        raise Refused("the provider's ID token names no subject")
+        raise Refused(_("the provider's ID token names no subject"))
     return dict(claims)
 
 
@@ -225,7 +234,7 @@ def _verified(id_token, algorithms):
     from joserfc.jwk import OctKey
 
     if not isinstance(id_token, str) or len(id_token) > 64_000:
-        raise Refused("the provider's ID token is not a token")
+        raise Refused(_("the provider's ID token is not a token"))
     symmetric = _header_alg(id_token) in SYMMETRIC and bool(settings.OIDC_CLIENT_SECRET)
     for fresh in (False, True):  # a key id not known yet: the provider rotated its keys
         key = OctKey.import_key(settings.OIDC_CLIENT_SECRET) if symmetric else _keys(fresh)
@@ -237,8 +246,8 @@ def _verified(id_token, algorithms):
         except (jose_errors.BadSignatureError, jose_errors.UnsupportedAlgorithmError):
             break
         except jose_errors.JoseError:
-            raise Refused("the provider's ID token cannot be read") from None
-    raise Refused("the provider's ID token is not signed by the provider's key; start again")
+            raise Refused(_("the provider's ID token cannot be read")) from None
+    raise Refused(_("the provider's ID token is not signed by the provider's key; start again"))
 
 
 def _header_alg(id_token):

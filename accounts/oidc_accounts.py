@@ -11,6 +11,7 @@ checked by accounts/oidc.py, mapped to an account here.
 Then OIDC_ADMIN_GROUP in OIDC_GROUPS_CLAIM decides the role, when the claims list groups.
 """
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from mangacircus.errors import Forbidden
 
@@ -34,7 +35,7 @@ def groups_of(claims):
 def account_for(claims):
     """The user record the claims sign in, its role set by the groups; Forbidden, in words, when none."""
     if users.user_count() == 0:
-        raise Forbidden("the first account, the admin, is made on this server's sign-in page first")
+        raise Forbidden(_("the first account, the admin, is made on this server's sign-in page first"))
     subject = subject_of(claims)
     admin = external.admin_by_groups(groups_of(claims), settings.OIDC_ADMIN_GROUP)
     user = users.by_oidc_subject(subject) or _by_verified_email(claims, subject) or _new_account(claims, subject, admin)
@@ -57,8 +58,8 @@ def _new_account(claims, subject, admin):
     provider = settings.OIDC_PROVIDER_NAME
     name = claims.get(settings.OIDC_USERNAME_CLAIM)
     if not isinstance(name, str) or not name.strip():
-        raise Forbidden(f"{provider} sent no {settings.OIDC_USERNAME_CLAIM} claim to name your account by; an admin "
-                        "can choose another with OIDC_USERNAME_CLAIM")
+        raise Forbidden(_("%(provider)s sent no %(claim)s claim to name your account by; an admin can choose another "
+                          "with OIDC_USERNAME_CLAIM") % {"provider": provider, "claim": settings.OIDC_USERNAME_CLAIM})
     name = name.strip()
     if users.exists(name):
         raise _not_linked(provider, name)
@@ -69,6 +70,7 @@ def _new_account(claims, subject, admin):
 
 
 def _not_linked(provider, name):
-    return Forbidden(f"{provider} signed you in as {name}, and an account of that name exists here, but it is not "
-                     f"linked to your {provider} account. An admin links it by giving it your e-mail address in "
-                     "Settings → Admin → Users (your provider must say it is verified).")
+    return Forbidden(_("%(provider)s signed you in as %(name)s, and an account of that name exists here, but it is "
+                       "not linked to your %(provider)s account. An admin links it by giving it your e-mail address "
+                       "in Settings → Admin → Users (your provider must say it is verified).")
+                     % {"provider": provider, "name": name})

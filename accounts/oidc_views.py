@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core import signing
 from django.http import Http404, HttpResponseRedirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from mangacircus.errors import DomainError, Invalid
@@ -87,18 +88,19 @@ def _flow(request):
     error = request.GET.get("error")
     if error:
         described = request.GET.get("error_description", "")[:300]
-        raise oidc.Refused(f"{settings.OIDC_PROVIDER_NAME} did not sign you in: {error[:100]}"
-                           + (f" ({described})" if described else ""))
+        said = {"provider": settings.OIDC_PROVIDER_NAME, "error": error[:100], "described": described}
+        raise oidc.Refused(_("%(provider)s did not sign you in: %(error)s (%(described)s)") % said if described
+                           else _("%(provider)s did not sign you in: %(error)s") % said)
     try:
         flow = signing.loads(request.COOKIES.get(FLOW_COOKIE, ""), salt=FLOW_SALT, max_age=FLOW_SECONDS)
     except signing.BadSignature:  # SignatureExpired too
-        raise Invalid("this sign-in was not started in this browser, or took more than 10 minutes; "
-                      "start again from the sign-in page") from None
+        raise Invalid(_("this sign-in was not started in this browser, or took more than 10 minutes; start again "
+                        "from the sign-in page")) from None
     if not hmac.compare_digest(str(flow.get("s")), request.GET.get("state", "")):
-        raise Invalid("the provider's answer is not for the sign-in this browser started (its state differs); "
-                      "start again from the sign-in page")
+        raise Invalid(_("the provider's answer is not for the sign-in this browser started (its state differs); "
+                        "start again from the sign-in page"))
     if not request.GET.get("code"):
-        raise Invalid("the provider's answer has no code; start again from the sign-in page")
+        raise Invalid(_("the provider's answer has no code; start again from the sign-in page"))
     return flow
 
 

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.http import JsonResponse
 from django.http.request import split_domain_port
 from django.urls import get_script_prefix
+from django.utils.translation import gettext as _
 
 from mangacircus.clientip import client_ip, scheme
 from mangacircus.http import api, field, text_field
@@ -54,7 +55,7 @@ def register_finish(request):
     rules.add_passkey(request.account["name"], text_field(request.data, "name", max_length=200),
                       field(request.data, "credential", dict), _state(request, passkey_ceremony.REGISTER),
                       relying_party(request))
-    messages.success(request, "Passkey added: it signs you in alone, or after your password in place of a code.")
+    messages.success(request, _("Passkey added: it signs you in alone, or after your password in place of a code."))
     return _finished(JsonResponse({"ok": True}), passkey_ceremony.REGISTER)
 
 

@@ -16,6 +16,7 @@ import threading
 import time
 
 from django.core import signing
+from django.utils.translation import gettext as _
 
 from mangacircus.errors import Invalid, WrongCredentials
 
@@ -47,15 +48,15 @@ def _open(state, purpose):
     from webauthn.helpers import base64url_to_bytes
 
     if not isinstance(state, str) or not state or len(state) > 1000:
-        raise StaleCeremony("the passkey request is missing or out of date; try again")
+        raise StaleCeremony(_("the passkey request is missing or out of date; try again"))
     try:
         data = signing.loads(state, salt=SALT, max_age=MAX_AGE)
     except signing.SignatureExpired:
-        raise StaleCeremony("the passkey took more than 5 minutes to answer; try again") from None
+        raise StaleCeremony(_("the passkey took more than 5 minutes to answer; try again")) from None
     except signing.BadSignature:
-        raise StaleCeremony("the passkey request is out of date; try again") from None
+        raise StaleCeremony(_("the passkey request is out of date; try again")) from None
     if not isinstance(data, dict) or data.get("p") != purpose:
-        raise StaleCeremony("the passkey request is out of date; try again")
+        raise StaleCeremony(_("the passkey request is out of date; try again"))
     _use_once(data["c"])
     return base64url_to_bytes(data["c"]), data.get("u")
 
@@ -67,7 +68,7 @@ def _use_once(challenge):
         for old in [d for d, until in _answered.items() if until < now]:
             del _answered[old]
         if digest in _answered:
-            raise StaleCeremony("this passkey answer was used already; try again")
+            raise StaleCeremony(_("this passkey answer was used already; try again"))
         _answered[digest] = now + MAX_AGE + 1
 
 
@@ -102,13 +103,13 @@ def verify_registration(name, credential, state, rp):
 
     challenge, owner = _open(state, REGISTER)
     if owner != name:
-        raise StaleCeremony("the passkey request was made for another account; try again")
+        raise StaleCeremony(_("the passkey request was made for another account; try again"))
     try:
         verified = webauthn.verify_registration_response(credential=_credential(credential),
                                                          expected_challenge=challenge, expected_rp_id=rp[0],
                                                          expected_origin=rp[1])
     except WebAuthnException as e:
-        raise Invalid(f"the passkey could not be registered: {e}") from None
+        raise Invalid(_("the passkey could not be registered: %(error)s") % {"error": e}) from None
     return (bytes_to_base64url(verified.credential_id), bytes_to_base64url(verified.credential_public_key),
             verified.sign_count)
 
@@ -133,7 +134,7 @@ def credential_owner(credential):
     raw_id = credential.get("id") if isinstance(credential, dict) else None
     found = passkeys.find(raw_id) if isinstance(raw_id, str) and len(raw_id) <= 1400 else None
     if found is None:
-        raise WrongCredentials("this passkey is not registered here; sign in with your password, or another passkey")
+        raise WrongCredentials(_("this passkey is not registered here; sign in with your password, or another passkey"))
     return found
 
 
@@ -147,7 +148,7 @@ def verify_assertion(credential, state, rp):
     challenge, expected_user = _open(state, SIGN_IN)
     owner, key = credential_owner(credential)
     if expected_user is not None and owner != expected_user:
-        raise WrongCredentials("this passkey belongs to another account")
+        raise WrongCredentials(_("this passkey belongs to another account"))
     try:
         verified = webauthn.verify_authentication_response(
             credential=_credential(credential), expected_challenge=challenge, expected_rp_id=rp[0],
@@ -155,14 +156,14 @@ def verify_assertion(credential, state, rp):
             credential_current_sign_count=int(key.get("count") or 0),
             require_user_verification=expected_user is None)
     except WebAuthnException as e:
-        raise WrongCredentials(f"the passkey's answer was refused: {e}") from None
+        raise WrongCredentials(_("the passkey's answer was refused: %(error)s") % {"error": e}) from None
     passkeys.record_use(owner, key["id"], verified.new_sign_count)
     return owner
 
 
 def _credential(credential):
     if not isinstance(credential, dict):
-        raise Invalid("credential must be an object")
+        raise Invalid(_("credential must be an object"))
     return credential
 
 

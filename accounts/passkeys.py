@@ -13,6 +13,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from mangacircus import db
 from mangacircus.clock import now_ms
 from mangacircus.errors import Invalid, WrongCredentials
@@ -79,9 +81,9 @@ def find(credential_id: str) -> tuple[str, dict[str, Any]] | None:
 def clean_name(label: Any) -> str:
     label = " ".join(label.split()) if isinstance(label, str) else ""
     if not label:
-        raise Invalid("give the passkey a name, such as the device that holds it")
+        raise Invalid(_("give the passkey a name, such as the device that holds it"))
     if len(label) > MAX_NAME:
-        raise Invalid(f"the passkey's name is longer than {MAX_NAME} characters")
+        raise Invalid(_("the passkey's name is longer than %(max_name)s characters") % {"max_name": MAX_NAME})
     return label
 
 
@@ -90,10 +92,10 @@ def add(name: str, label: str, credential_id: str, public_key: str, count: int) 
     label = clean_name(label)
     with db.security_change("passkeys"):
         if any(key.get("id") == credential_id for record in _records().values() for key in record.get("keys") or []):
-            raise Invalid("this passkey is registered already")
+            raise Invalid(_("this passkey is registered already"))
         record = _records().setdefault(name, {"keys": []})
         if len(record.setdefault("keys", [])) >= MAX_KEYS:
-            raise Invalid(f"you have {MAX_KEYS} passkeys already; remove one first")
+            raise Invalid(_("you have %(max_keys)s passkeys already; remove one first") % {"max_keys": MAX_KEYS})
         record["keys"].append({"id": credential_id, "publicKey": public_key, "count": count, "name": label,
                                "since": now_ms(), "used": None})
 
@@ -105,10 +107,10 @@ def record_use(name: str, credential_id: str, count: int) -> None:
     with db.security_change("passkeys"):
         key = next((k for k in _keys(name) if k.get("id") == credential_id), None)
         if key is None:
-            raise WrongCredentials("this passkey was removed; sign in another way")
+            raise WrongCredentials(_("this passkey was removed; sign in another way"))
         if (count or key.get("count")) and count <= key.get("count", 0):
-            raise WrongCredentials("this passkey's sign counter went back: it may have been copied; sign in another "
-                                   "way and remove it in Settings → Profile")
+            raise WrongCredentials(_("this passkey's sign counter went back: it may have been copied; sign in "
+                                     "another way and remove it in Settings → Profile"))
         key["count"], key["used"] = count, now_ms()
 
 
@@ -118,7 +120,7 @@ def remove(name: str, credential_id: str) -> str:
         keys = _keys(name)
         key = next((k for k in keys if k.get("id") == credential_id), None)
         if key is None:
-            raise Invalid("no such passkey")
+            raise Invalid(_("no such passkey"))
         keys.remove(key)
         return str(key.get("name"))
 

@@ -16,6 +16,7 @@ import time
 from collections import deque
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from mangacircus.errors import Unavailable
 
@@ -41,7 +42,7 @@ class HashQueue:
                 self.busy += 1
                 return
             if len(self.line) >= self.waiting:
-                raise Unavailable("the server is busy checking passwords; try again in a moment", retry_after=1)
+                raise Unavailable(_("the server is busy checking passwords; try again in a moment"), retry_after=1)
             ticket = object()
             self.line.append(ticket)
             deadline = time.monotonic() + self.max_wait
@@ -49,7 +50,7 @@ class HashQueue:
                 while self.line[0] is not ticket or self.busy >= self.slots:
                     left = deadline - time.monotonic()
                     if left <= 0:
-                        raise Unavailable("the server is busy checking passwords; try again in a moment",
+                        raise Unavailable(_("the server is busy checking passwords; try again in a moment"),
                                           retry_after=1)
                     self.cond.wait(left)
                 self.busy += 1

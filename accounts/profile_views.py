@@ -8,6 +8,7 @@ import segno
 from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from mangacircus.clientip import client_ip
@@ -48,10 +49,10 @@ def profile(request):
     if request.method == "POST":
         post = request.POST
         if post.get("new") != post.get("new2"):
-            raise Invalid("the two new passwords differ")
+            raise Invalid(_("the two new passwords differ"))
         rules.change_password(account["name"], post.get("old", ""), post.get("new", ""),
                               client_ip(request), request.sid)
-        messages.success(request, "Password changed. Your other devices were signed out.")
+        messages.success(request, _("Password changed. Your other devices were signed out."))
         return HttpResponseRedirect(request.path)
     state = totp.status(account["name"])
     secret = None if state["enabled"] else totp.pending_secret(account["name"])
@@ -75,15 +76,15 @@ def two_factor(request):
         totp.cancel_enrolment(name)
     elif action == "confirm":
         _keep_codes(request.sid, rules.confirm_second_factor(name, code))
-        messages.success(request, "Two-factor sign-in is on. Keep the recovery codes somewhere safe.")
+        messages.success(request, _("Two-factor sign-in is on. Keep the recovery codes somewhere safe."))
     elif action == "recovery":
         _keep_codes(request.sid, rules.new_recovery_codes(name, code, client_ip(request)))
-        messages.success(request, "New recovery codes made; the old ones no longer work.")
+        messages.success(request, _("New recovery codes made; the old ones no longer work."))
     elif action == "off":
         rules.turn_off_second_factor(name, code, client_ip(request))
-        messages.success(request, "Two-factor sign-in is off: your password alone signs you in.")
+        messages.success(request, _("Two-factor sign-in is off: your password alone signs you in."))
     else:
-        raise Invalid("unknown action")
+        raise Invalid(_("unknown action"))
     return HttpResponseRedirect(reverse("mc-settings-profile"))
 
 
@@ -92,5 +93,5 @@ def two_factor(request):
 def passkey_remove(request):
     """The Remove button of a passkey in the list."""
     label = passkeys.remove(request.account["name"], request.POST.get("id", ""))
-    messages.success(request, f"Passkey “{label}” removed; it no longer signs you in.")
+    messages.success(request, _("Passkey “%(label)s” removed; it no longer signs you in.") % {"label": label})
     return HttpResponseRedirect(reverse("mc-settings-profile"))

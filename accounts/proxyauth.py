@@ -12,6 +12,7 @@ this app's own (accounts/middleware.py).
 import re
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from mangacircus import clientip
 
@@ -50,5 +51,5 @@ def proxy_user(request):
     if name is None or users.user_count() == 0:
         return None
     admin = external.admin_by_groups(groups(request), settings.REMOTE_ADMIN_GROUP)
-    user = users.get_user(name) or external.sign_up(name, admin, allowed=settings.REMOTE_SIGNUP, by="your proxy")
+    user = users.get_user(name) or external.sign_up(name, admin, allowed=settings.REMOTE_SIGNUP, by=_("your proxy"))
     return external.apply_role(user, admin)

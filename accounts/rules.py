@@ -6,6 +6,7 @@ import threading
 import time
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from mangacircus import db
 from mangacircus.errors import Forbidden, Invalid, NotFound, RateLimited, Unavailable, WrongCredentials
@@ -21,7 +22,8 @@ _signup_lock = threading.Lock()
 
 def check_password_rules(password, field="password"):
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise Invalid(f"{field} must be {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        raise Invalid(_("%(field)s must be %(min)s to %(max)s characters")
+                      % {"field": field, "min": MIN_PASSWORD, "max": MAX_PASSWORD})
 
 
 def signup_state():
@@ -50,10 +52,10 @@ def signup(name, password, *, local=False, setup_code=None):
 def _check_signup_open(local, setup_code):
     first = users.user_count() == 0
     if not first and (settings.SIGNUP != "open" or not settings.PASSWORD_LOGIN):
-        raise Forbidden("sign-up is closed; ask an admin for an account")
+        raise Forbidden(_("sign-up is closed; ask an admin for an account"))
     if first and not local and not setup.matches(setup_code):
-        raise Forbidden("the first account needs the setup code from the server's log (or `.venv/bin/python manage.py "
-                        "setupcode` on the server), unless it is made in a browser on the server itself")
+        raise Forbidden(_("the first account needs the setup code from the server's log (or `.venv/bin/python "
+                          "manage.py setupcode` on the server), unless it is made in a browser on the server itself"))
     return first
 
 
@@ -61,11 +63,11 @@ def verify(name, password, address):
     """A rate-limited password check (accounts/ratelimit.py); RateLimited when a limit is reached,
     Unavailable when the server is busy hashing, WrongCredentials when wrong."""
     if not isinstance(name, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD or len(name) > 64:
-        raise Invalid("name and password must be strings")
+        raise Invalid(_("name and password must be strings"))
     now = time.monotonic()
     wait = ratelimit.take(name, address, now)
     if wait:
-        raise RateLimited(f"too many attempts; try again {in_words(wait)}", retry_after=wait)
+        raise RateLimited(_("too many attempts; try again %(when)s") % {"when": in_words(wait)}, retry_after=wait)
     user = users.get_user(name)
     try:
         right = passwords.check(password, user["hash"] if user else None)
@@ -73,17 +75,17 @@ def verify(name, password, address):
         ratelimit.give_back(name, address, now)
         raise
     if not right:
-        raise WrongCredentials("wrong name or password")
+        raise WrongCredentials(_("wrong name or password"))
     ratelimit.give_back(name, address, now)
     return user
 
 
-def confirm_password(name, password, address, wrong="the current password is wrong"):
+def confirm_password(name, password, address, wrong=None):
     """A signed-in user confirms a sensitive action with their password (same rate limit)."""
     try:
         return verify(name, password, address)
     except WrongCredentials:
-        raise WrongCredentials(wrong) from None
+        raise WrongCredentials(wrong or _("the current password is wrong")) from None
 
 
 def second_factors(name):
@@ -100,8 +102,8 @@ class CodeNeeded(WrongCredentials):
     or a passkey and `ticket` (accounts/tickets.py), which stands for the password in that step."""
 
     def __init__(self, ticket, factors):
-        super().__init__("enter the code from your authenticator app, or a recovery code" if factors["code"]
-                         else "use your passkey to finish signing in")
+        super().__init__(_("enter the code from your authenticator app, or a recovery code") if factors["code"]
+                         else _("use your passkey to finish signing in"))
         self.ticket, self.factors = ticket, factors
 
 
@@ -109,9 +111,12 @@ def check_password_login():
     """Forbidden while PASSWORD_LOGIN=0: the web signs in through the provider or the proxy only
     (the reading apps keep HTTP Basic and API keys, accounts/basic.py)."""
     if not settings.PASSWORD_LOGIN:
-        by = f"with {settings.OIDC_PROVIDER_NAME}" if settings.OIDC_ISSUER else "through your proxy"
-        raise Forbidden(f"signing in with a password is turned off on this server; sign in {by}. Reading apps use "
-                        "API keys (Settings → User → Apps)")
+        if settings.OIDC_ISSUER:
+            raise Forbidden(_("signing in with a password is turned off on this server; sign in with %(provider)s. "
+                              "Reading apps use API keys (Settings → User → Apps)")
+                            % {"provider": settings.OIDC_PROVIDER_NAME})
+        raise Forbidden(_("signing in with a password is turned off on this server; sign in through your proxy. "
+                          "Reading apps use API keys (Settings → User → Apps)"))
 
 
 def login(name, password, address, code=None):
@@ -140,7 +145,7 @@ def login_with_code(ticket, code, address):
     if totp.enabled(user["name"]):
         check_code(user["name"], code, address)
     elif passkeys.enabled(user["name"]):
-        raise WrongCredentials("this account has no code app: use your passkey to finish signing in")
+        raise WrongCredentials(_("this account has no code app: use your passkey to finish signing in"))
     # else both reset meanwhile by an admin: the password was enough
     return sessions.create_session(user["name"])
 
@@ -155,14 +160,14 @@ def login_with_passkey(credential, state, rp, address, ticket=None):
     now = time.monotonic()
     wait = ratelimit.take(account, address, now)
     if wait:
-        raise RateLimited(f"too many attempts; try again {in_words(wait)}", retry_after=wait)
+        raise RateLimited(_("too many attempts; try again %(when)s") % {"when": in_words(wait)}, retry_after=wait)
     try:
         name = passkey_ceremony.verify_assertion(credential, state, rp)
     except Unavailable:
         ratelimit.give_back(account, address, now)
         raise
     if expected is not None and name != expected:
-        raise WrongCredentials("this passkey belongs to another account")
+        raise WrongCredentials(_("this passkey belongs to another account"))
     ratelimit.give_back(account, address, now)
     return sessions.create_session(name)
 
@@ -171,18 +176,18 @@ def check_code(name, code, address):
     """A code of the user's authenticator app or a recovery code, under the sign-in rate limit
     (a wrong code counts as a wrong password does); WrongCredentials when wrong."""
     if not isinstance(code, str) or not code.strip():
-        raise Invalid("enter the code from your authenticator app, or a recovery code")
+        raise Invalid(_("enter the code from your authenticator app, or a recovery code"))
     now = time.monotonic()
     wait = ratelimit.take(name, address, now)
     if wait:
-        raise RateLimited(f"too many attempts; try again {in_words(wait)}", retry_after=wait)
+        raise RateLimited(_("too many attempts; try again %(when)s") % {"when": in_words(wait)}, retry_after=wait)
     try:
         right = totp.use_code(name, code)
     except Unavailable:
         ratelimit.give_back(name, address, now)
         raise
     if not right:
-        raise WrongCredentials("wrong code, or one used already; wait for the app's next code")
+        raise WrongCredentials(_("wrong code, or one used already; wait for the app's next code"))
     ratelimit.give_back(name, address, now)
 
 
@@ -211,12 +216,12 @@ def reset_second_factor(actor, name):
     """Remove another user's second factor (a lost device); `actor` None: `manage.py resettwofactor`."""
     name = existing_user(name)["name"]
     if name == actor:
-        raise Invalid("turn your own second factor off in Settings → Profile, with a code")
+        raise Invalid(_("turn your own second factor off in Settings → Profile, with a code"))
     with db.security_change("twofactor", "passkeys"):
         had_code = totp.turn_off(name)
         had_passkey = passkeys.remove_all(name)
     if not had_code and not had_passkey:
-        raise Invalid(f"{name} has no second factor")
+        raise Invalid(_("%(name)s has no second factor") % {"name": name})
     return name
 
 
@@ -250,7 +255,7 @@ def existing_user(name):
     """The account named `name` in any case; its record's "name" is the spelling chosen at creation."""
     user = users.get_user(name) if isinstance(name, str) else None
     if user is None:
-        raise NotFound(f"no user named {name}")
+        raise NotFound(_("no user named %(name)s") % {"name": name})
     return user
 
 
@@ -274,7 +279,7 @@ def set_email(name, email):
     name = existing_user(name)["name"]
     email = email.strip() if isinstance(email, str) else ""
     if email and (len(email) > 254 or not EMAIL_RE.fullmatch(email)):
-        raise Invalid(f"{email[:100]} is not an e-mail address")
+        raise Invalid(_("%(email)s is not an e-mail address") % {"email": email[:100]})
     users.set_email(name, email)
     return name
 
@@ -283,7 +288,7 @@ def unlink_oidc(name):
     """Forget the OpenID subject of the account: the next OpenID sign-in links by e-mail again."""
     user = existing_user(name)
     if not user.get("oidc"):
-        raise Invalid(f"{user['name']} is not linked to an OpenID account")
+        raise Invalid(_("%(name)s is not linked to an OpenID account") % {"name": user['name']})
     users.set_oidc_subject(user["name"], None)
     return user["name"]
 
@@ -291,7 +296,7 @@ def unlink_oidc(name):
 def set_role(actor, name, admin):
     name = existing_user(name)["name"]
     if name == actor and not admin:
-        raise Invalid("you cannot revoke your own admin rights; another admin can")
+        raise Invalid(_("you cannot revoke your own admin rights; another admin can"))
     users.set_admin(name, admin)
 
 
@@ -299,12 +304,12 @@ def end_sessions(actor, name):
     """An admin signs the user out on every device (their own account: use Sign out)."""
     name = existing_user(name)["name"]
     if name == actor:
-        raise Invalid("you cannot end your own sessions here; sign out instead")
+        raise Invalid(_("you cannot end your own sessions here; sign out instead"))
     sessions.end_other_sessions(name)
 
 
 def delete_user(actor, name):
     name = existing_user(name)["name"]
     if name == actor:
-        raise Invalid("you cannot delete your own account")
+        raise Invalid(_("you cannot delete your own account"))
     users.delete_user(name)

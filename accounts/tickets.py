@@ -9,6 +9,7 @@ import hashlib
 import hmac
 
 from django.core import signing
+from django.utils.translation import gettext as _
 
 from mangacircus.errors import WrongCredentials
 
@@ -33,14 +34,14 @@ def make(user):
 def user_of(ticket):
     """The user record of a ticket; StaleTicket when it is forged, old or out of date."""
     if not isinstance(ticket, str) or len(ticket) > 1000:
-        raise StaleTicket("this sign-in is out of date; enter your name and password again")
+        raise StaleTicket(_("this sign-in is out of date; enter your name and password again"))
     try:
         data = signing.loads(ticket, salt=SALT, max_age=MAX_AGE)
     except signing.SignatureExpired:
-        raise StaleTicket("the sign-in took more than 5 minutes; enter your name and password again") from None
+        raise StaleTicket(_("the sign-in took more than 5 minutes; enter your name and password again")) from None
     except signing.BadSignature:
-        raise StaleTicket("this sign-in is out of date; enter your name and password again") from None
+        raise StaleTicket(_("this sign-in is out of date; enter your name and password again")) from None
     user = users.get_user(data.get("u")) if isinstance(data, dict) else None
     if user is None or not hmac.compare_digest(_digest(user["hash"]), str(data.get("h", ""))):
-        raise StaleTicket("this sign-in is out of date; enter your name and password again")
+        raise StaleTicket(_("this sign-in is out of date; enter your name and password again"))
     return user

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pyotp
+from django.utils.translation import gettext as _
 
 from mangacircus import db
 from mangacircus.clock import now_ms
@@ -73,7 +74,7 @@ def start_enrolment(name: str) -> str:
     with db.lock():
         record = _records().get(name) or {}
         if _enabled(record):
-            raise Invalid("two-factor sign-in is on already; turn it off first to set up another device")
+            raise Invalid(_("two-factor sign-in is on already; turn it off first to set up another device"))
         if record.get("pending") and record.get("pendingAt", 0) > now_ms() - PENDING_MS:
             return str(record["pending"])
         secret = pyotp.random_base32()
@@ -135,10 +136,10 @@ def confirm(name: str, code: str) -> list[str]:
         record = _records().get(name) or {}
         secret = record.get("pending") if not _enabled(record) else None
         if not secret or record.get("pendingAt", 0) <= now_ms() - PENDING_MS:
-            raise Invalid("start the set-up again: it was not finished within an hour")
+            raise Invalid(_("start the set-up again: it was not finished within an hour"))
         step = _time_step(secret, code, clock()) if code.isdigit() else None
         if step is None:
-            raise Invalid("that code is not the app's current one; check the phone's clock and try the next code")
+            raise Invalid(_("that code is not the app's current one; check the phone's clock and try the next code"))
         record = {"secret": secret, "since": now_ms(), "last": step}
         codes = _new_recovery(record)
         _records()[name] = record
@@ -174,7 +175,7 @@ def new_recovery_codes(name: str) -> list[str]:
     with db.security_change("twofactor"):
         record = _records().get(name)
         if not _enabled(record):
-            raise Invalid("two-factor sign-in is off")
+            raise Invalid(_("two-factor sign-in is off"))
         assert record is not None
         return _new_recovery(record)
 

@@ -10,6 +10,8 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any, NotRequired, TypedDict, TypeVar, cast
 
+from django.utils.translation import gettext as _
+
 from mangacircus import db
 from mangacircus.clock import now_ms
 from mangacircus.errors import Conflict, Invalid
@@ -121,11 +123,11 @@ def list_users() -> list[dict[str, Any]]:
 def check_new_name(name: object) -> str:
     """The name to store for a new account (its NFKC form); Invalid or Conflict when it cannot be."""
     if not isinstance(name, str) or not NAME_RE.match(normalise(name)):
-        raise Invalid("name must be 1-32 letters, digits, '.', '-' or '_', starting with a letter or digit")
+        raise Invalid(_("name must be 1-32 letters, digits, '.', '-' or '_', starting with a letter or digit"))
     name = normalise(name)
     with db.lock():
         if any(fold(existing) == fold(name) for existing in db.section("users")):
-            raise Conflict(f"the name {name} is taken")
+            raise Conflict(_("the name %(name)s is taken") % {"name": name})
     return name
 
 
@@ -159,7 +161,7 @@ def set_email(name: str, email: str) -> None:
     with db.security_change("users"):
         users = db.section("users")
         if email and any(u.get("email", "").casefold() == email.casefold() for n, u in users.items() if n != name):
-            raise Conflict(f"another account has the e-mail address {email}")
+            raise Conflict(_("another account has the e-mail address %(email)s") % {"email": email})
         if email:
             users[name]["email"] = email
         else:

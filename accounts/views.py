@@ -4,6 +4,7 @@ from django.conf import settings
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from mangacircus.clientip import client_ip, from_this_machine
@@ -92,7 +93,7 @@ def signup_page(request):
 
     def signup(name):
         if request.POST.get("password") != request.POST.get("password2"):
-            raise Invalid("the two passwords differ")
+            raise Invalid(_("the two passwords differ"))
         return rules.signup(name, request.POST.get("password", ""), local=local,
                             setup_code=request.POST.get("setupCode"))
 

@@ -3,6 +3,7 @@
 Every change carries `rev`, the catalog revision the curator last saw: a stale one gets 409.
 """
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
 
 from library import index as library_index
 from mangacircus.errors import Invalid
@@ -14,7 +15,7 @@ from . import groups, overrides, proposals, relations, store
 def _rev(data):
     rev = field(data, "rev", int)
     if rev < 0:
-        raise Invalid("rev must be a whole number from 0")
+        raise Invalid(_("rev must be a whole number from 0"))
     return rev
 
 

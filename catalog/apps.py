@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class CatalogConfig(AppConfig):
@@ -10,7 +11,7 @@ class CatalogConfig(AppConfig):
 
         from . import provided, research, store
 
-        settings_section("admin", "catalog", "Catalog", "mc-settings-catalog", order=25)
+        settings_section("admin", "catalog", gettext_lazy("Catalog"), "mc-settings-catalog", order=25)
         localadmin.register("catalog-import", research.import_handler)
         localadmin.register("catalog-export", research.export_handler)
         backups.register_snapshot(store.FILE, store.STATE.snapshot)  # as of now or of its next flush

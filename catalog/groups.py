@@ -2,6 +2,8 @@
 library: missing ones are kept, shown as missing, and come back when their folder does."""
 import secrets
 
+from django.utils.translation import gettext as _
+
 from mangacircus.errors import Invalid, NotFound
 
 from . import store
@@ -13,25 +15,25 @@ MAX_DESCRIPTION = 5000
 
 def _text(value, field, limit, required=False):
     if not isinstance(value, str):
-        raise Invalid(f"{field} must be text")
+        raise Invalid(_("%(field)s must be text") % {"field": field})
     value = value.strip()
     if required and not value:
-        raise Invalid(f"{field} must not be empty")
+        raise Invalid(_("%(field)s must not be empty") % {"field": field})
     if len(value) > limit:
-        raise Invalid(f"{field} is longer than {limit} characters")
+        raise Invalid(_("%(field)s is longer than %(limit)s characters") % {"field": field, "limit": limit})
     return value
 
 
 def clean_members(members):
     if not isinstance(members, list):
-        raise Invalid("members must be a list of manga names")
+        raise Invalid(_("members must be a list of manga names"))
     if len(members) > MAX_MEMBERS:
-        raise Invalid(f"a group has at most {MAX_MEMBERS} members")
+        raise Invalid(_("a group has at most %(max)s members") % {"max": MAX_MEMBERS})
     clean = []
     for i, name in enumerate(members):
         name = _text(name, f"members[{i}]", 1000, required=True)
         if name in clean:
-            raise Invalid(f"members[{i}]: {name} is in the group twice")
+            raise Invalid(_("members[%(i)s]: %(name)s is in the group twice") % {"i": i, "name": name})
         clean.append(name)
     return clean
 
@@ -47,7 +49,7 @@ def clean_group(fields):
 
 def _bool(value, field):
     if not isinstance(value, bool):
-        raise Invalid(f"{field} must be true or false")
+        raise Invalid(_("%(field)s must be true or false") % {"field": field})
     return value
 
 
@@ -55,7 +57,7 @@ def _find(data, group_id):
     for group in data["groups"]:
         if group["id"] == group_id:
             return group
-    raise NotFound(f"there is no group {group_id}")
+    raise NotFound(_("there is no group %(id)s") % {"id": group_id})
 
 
 def create(by, fields, rev=None):
@@ -87,11 +89,11 @@ def update(by, group_id, fields, rev=None):
 def move(by, group_id, member, to, rev=None):
     """Move a member to position `to` (0-based, clamped)."""
     if not isinstance(to, int) or isinstance(to, bool):
-        raise Invalid("to must be a whole number")
+        raise Invalid(_("to must be a whole number"))
     with store.edit(by, rev) as change:
         group = _find(change.data, group_id)
         if member not in group["members"]:
-            raise NotFound(f"{member} is not in group {group['name']}")
+            raise NotFound(_("%(member)s is not in group %(group)s") % {"member": member, "group": group["name"]})
         members = group["members"]
         members.remove(member)
         to = max(0, min(to, len(members)))

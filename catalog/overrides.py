@@ -6,6 +6,7 @@ the library page's filter and /api/library and /api/manga read them through `mer
 thumbnail through `cover_path()` (registered with library.thumbs at start).
 """
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from library import meta as library_meta
 from mangacircus.errors import Invalid
@@ -20,18 +21,19 @@ def _strings(value, field):
     if isinstance(value, str):
         value = value.splitlines()
     if not isinstance(value, list):
-        raise Invalid(f"{field} must be a list of strings")
+        raise Invalid(_("%(field)s must be a list of strings") % {"field": field})
     out = []
     for item in value:
         if not isinstance(item, str):
-            raise Invalid(f"{field} must be a list of strings")
+            raise Invalid(_("%(field)s must be a list of strings") % {"field": field})
         item = item.strip()
         if len(item) > 200:
-            raise Invalid(f"{field}: “{item[:40]}…” is longer than 200 characters")
+            raise Invalid(_("%(field)s: “%(item)s…” is longer than 200 characters")
+                          % {"field": field, "item": item[:40]})
         if item and item not in out:
             out.append(item)
     if len(out) > MAX_ITEMS:
-        raise Invalid(f"{field} has more than {MAX_ITEMS} entries")
+        raise Invalid(_("%(field)s has more than %(max)s entries") % {"field": field, "max": MAX_ITEMS})
     return out
 
 
@@ -41,15 +43,15 @@ def clean(fields, manga=None):
     for key, limit in TEXT_LIMITS.items():
         value = fields.get(key, "")
         if not isinstance(value, str):
-            raise Invalid(f"{key} must be text")
+            raise Invalid(_("%(field)s must be text") % {"field": key})
         if len(value.strip()) > limit:
-            raise Invalid(f"{key} is longer than {limit} characters")
+            raise Invalid(_("%(field)s is longer than %(limit)s characters") % {"field": key, "limit": limit})
         if value.strip():
             out[key] = value.strip()
     direction = fields.get("direction", "")
     if direction:
         if direction not in library_meta.DIRECTIONS:
-            raise Invalid(f"direction must be one of {', '.join(library_meta.DIRECTIONS)}")
+            raise Invalid(_("direction must be one of %(values)s") % {"values": ", ".join(library_meta.DIRECTIONS)})
         out["direction"] = direction
     for key in ("altTitles", "tags", "hiddenTags"):
         values = _strings(fields.get(key, []), key)
@@ -63,12 +65,13 @@ def clean(fields, manga=None):
 
 def _cover(cover, manga):
     if not isinstance(cover, dict):
-        raise Invalid("cover must be {c, v, p}: a chapter id, a version and a page index")
+        raise Invalid(_("cover must be {c, v, p}: a chapter id, a version and a page index"))
     c, v, p = cover.get("c"), cover.get("v"), cover.get("p")
     if not isinstance(c, str) or not isinstance(v, str) or not isinstance(p, int) or isinstance(p, bool):
-        raise Invalid("cover must be {c, v, p}: a chapter id, a version and a page index")
+        raise Invalid(_("cover must be {c, v, p}: a chapter id, a version and a page index"))
     if manga is not None and page_path(manga, {"c": c, "v": v, "p": p}) is None:
-        raise Invalid(f"cover: {manga.name} has no page {p + 1} in chapter {c}, version {v}")
+        raise Invalid(_("cover: %(manga)s has no page %(page)s in chapter %(chapter)s, version %(version)s")
+                      % {"manga": manga.name, "page": p + 1, "chapter": c, "version": v})
     return {"c": c, "v": v, "p": p}
 
 

@@ -8,6 +8,10 @@ skipped. Proposals never change the catalog until a curator accepts one.
 import secrets
 from urllib.parse import urlsplit
 
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from mangacircus.clock import now_ms
 from mangacircus.errors import Conflict, Invalid, NotFound
 
@@ -26,8 +30,9 @@ class BatchInvalid(Invalid):
 
     def __init__(self, errors):
         count = len({e["index"] for e in errors})
-        super().__init__(f"the batch was refused: {count} of its items {'is' if count == 1 else 'are'} invalid; "
-                         "nothing was stored")
+        super().__init__(ngettext("the batch was refused: %(count)s of its items is invalid; nothing was stored",
+                                  "the batch was refused: %(count)s of its items are invalid; nothing was stored",
+                                  count) % {"count": count})
         self.errors = errors
 
 
@@ -44,23 +49,23 @@ def http_url(url):
 def _evidence(item, add):
     evidence = item.get("evidence")
     if not isinstance(evidence, list) or not evidence:
-        add("evidence", "must be a list of at least one {url, quote}")
+        add("evidence", _("must be a list of at least one {url, quote}"))
         return []
     if len(evidence) > MAX_EVIDENCE:
-        add("evidence", f"has more than {MAX_EVIDENCE} entries")
+        add("evidence", _("has more than %(max)s entries") % {"max": MAX_EVIDENCE})
         return []
     clean = []
     for i, one in enumerate(evidence):
         if not isinstance(one, dict):
-            add(f"evidence[{i}]", "must be an object {url, quote}")
+            add(f"evidence[{i}]", _("must be an object {url, quote}"))
             continue
         url, quote = one.get("url", ""), one.get("quote", "")
         if url and not http_url(url):
-            add(f"evidence[{i}].url", "must be an http or https address")
+            add(f"evidence[{i}].url", _("must be an http or https address"))
         if not isinstance(quote, str) or len(quote) > MAX_QUOTE:
-            add(f"evidence[{i}].quote", f"must be text of at most {MAX_QUOTE} characters")
+            add(f"evidence[{i}].quote", _("must be text of at most %(max)s characters") % {"max": MAX_QUOTE})
         elif not url and not quote.strip():
-            add(f"evidence[{i}]", "needs a url or a quote")
+            add(f"evidence[{i}]", _("needs a url or a quote"))
         else:
             clean.append({"url": url.strip() if isinstance(url, str) else "", "quote": quote.strip()})
     return clean
@@ -69,37 +74,55 @@ def _evidence(item, add):
 def _check_item(item, add):
     """The proposal to store from one item, calling add(field, reason) for each problem."""
     if not isinstance(item, dict):
-        add("", "must be an object")
+        add("", _("must be an object"))
         return None
     kind = item.get("kind")
     if kind not in KINDS:
-        add("kind", f"must be one of {', '.join(KINDS)}")
+        add("kind", _("must be one of %(values)s") % {"values": ", ".join(KINDS)})
         return None
     evidence = _evidence(item, add)
     proposal = {"kind": kind, "evidence": evidence}
     try:
-        if kind == "relation":
-            a, type_, b = relations.canonical(item.get("a"), item.get("type"), item.get("b"))
-            proposal.update(a=a, type=type_, b=b)
-        elif kind == "group":
-            proposal.update(groups.clean_group(item))
+        if kind != "metadata":
+            proposal.update(_rules(kind, item))
         else:
             name = item.get("m")
             if not isinstance(name, str) or not name.strip():
-                add("m", "must be a manga name")
+                add("m", _("must be a manga name"))
                 return None
-            value = overrides.clean({k: item[k] for k in ("altTitles", "tags") if k in item})
+            value = _rules(kind, item)
             if not value:
-                add("altTitles", "a metadata proposal adds altTitles or tags")
+                add("altTitles", _("a metadata proposal adds altTitles or tags"))
             proposal.update(m=name.strip(), **value)
     except Invalid as e:
-        add(_field_of(e.message), e.message)
+        add(_field_of(_english_rule(kind, item) or e.message), e.message)
     note = item.get("note", "")
     if not isinstance(note, str) or len(note) > 1000:
-        add("note", "must be text of at most 1000 characters")
+        add("note", _("must be text of at most %(max)s characters") % {"max": 1000})
     else:
         proposal["note"] = note.strip()
     return proposal
+
+
+def _rules(kind, item):
+    """The fields a relation, group or metadata item stores once the catalog's rules pass; Invalid otherwise."""
+    if kind == "relation":
+        a, type_, b = relations.canonical(item.get("a"), item.get("type"), item.get("b"))
+        return {"a": a, "type": type_, "b": b}
+    if kind == "group":
+        return groups.clean_group(item)
+    return overrides.clean({k: item[k] for k in ("altTitles", "tags") if k in item})
+
+
+def _english_rule(kind, item):
+    """The English message of the rule `item` breaks: _field_of reads the field from its words, in
+    whatever language the reader sees the message."""
+    with translation.override("en"):
+        try:
+            _rules(kind, item)
+        except Invalid as e:
+            return e.message
+    return None
 
 
 def _field_of(message):
@@ -126,9 +149,9 @@ def validate_batch(batch):
     """[proposal] of a whole batch, or BatchInvalid listing every problem."""
     items = batch.get("proposals") if isinstance(batch, dict) else None
     if not isinstance(items, list):
-        raise Invalid("the batch must be an object with a list “proposals”")
+        raise Invalid(_("the batch must be an object with a list “proposals”"))
     if len(items) > MAX_BATCH:
-        raise Invalid(f"a batch has at most {MAX_BATCH} proposals; split it")
+        raise Invalid(_("a batch has at most %(max)s proposals; split it") % {"max": MAX_BATCH})
     errors, clean = [], []
     for index, item in enumerate(items):
         def add(field, reason, index=index):
@@ -147,7 +170,7 @@ def import_batch(by, batch):
         data = change.data
         open_keys = {_key(p): p["id"] for p in data["proposals"] if p.get("state") == "open" and _is_known(p)}
         if len([p for p in data["proposals"] if p.get("state") == "open"]) + len(clean) > MAX_OPEN:
-            raise Invalid(f"more than {MAX_OPEN} proposals would be open: review some first")
+            raise Invalid(_("more than %(max)s proposals would be open: review some first") % {"max": MAX_OPEN})
         taken = {p.get("id") for p in data["proposals"]}
         t = now_ms()
         for index, proposal in enumerate(clean):
@@ -194,15 +217,15 @@ def _find_open(data, pid):
     for p in data["proposals"]:
         if p.get("id") == pid:
             if p.get("state") != "open":
-                raise Conflict(f"proposal {pid} was {p.get('state')} already")
+                raise Conflict(_("proposal %(id)s was %(state)s already") % {"id": pid, "state": p.get("state")})
             return p
-    raise NotFound(f"there is no proposal {pid}")
+    raise NotFound(_("there is no proposal %(id)s") % {"id": pid})
 
 
 def decide(by, pid, accept, reason="", rev=None):
     """Accept (apply to the catalog) or reject an open proposal, with an optional reason."""
     if not isinstance(reason, str) or len(reason) > 1000:
-        raise Invalid("reason must be text of at most 1000 characters")
+        raise Invalid(_("reason must be text of at most 1000 characters"))
     with store.edit(by, rev) as change:
         proposal = _find_open(change.data, pid)
         if accept:

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from mangacircus import events
 from mangacircus.moves import Move
@@ -30,9 +32,11 @@ COVERS = ("metadata", "covers")  # DATA/metadata/covers/: provider covers, named
 COVER_NAME = re.compile(r"[0-9a-f]{32}\.(?:jpg|png|webp|gif|avif)")
 SINGLE = ("description", "status", "year", "authors", "artists")  # filled only when the folder has none
 ADDED = ("altTitles", "genres", "tags")  # added to the folder's
-LABELS = {"description": "Summary", "authors": "Authors", "artists": "Artists", "genres": "Genres",
-          "tags": "Tags", "status": "Status", "year": "Year", "altTitles": "Alternative titles",
-          "links": "Links", "cover": "Cover"}
+LABELS = {"description": gettext_lazy("Summary"), "authors": gettext_lazy("Authors"),
+          "artists": gettext_lazy("Artists"), "genres": gettext_lazy("Genres"), "tags": gettext_lazy("Tags"),
+          "status": gettext_lazy("Status"), "year": gettext_lazy("Year"),
+          "altTitles": gettext_lazy("Alternative titles"), "links": gettext_lazy("Links"),
+          "cover": gettext_lazy("Cover")}
 
 _providers: dict[str, dict[str, str]] = {}  # key -> {name, attribution, home}
 
@@ -110,6 +114,15 @@ def merge(meta: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+def _joined(parts: list[str]) -> str:
+    """One, two or three sources in a sentence: "the folder and AniList"."""
+    if len(parts) == 1:
+        return parts[0]
+    if len(parts) == 2:
+        return _("%(a)s and %(b)s") % {"a": parts[0], "b": parts[1]}
+    return _("%(a)s and %(b)s and %(c)s") % {"a": parts[0], "b": parts[1], "c": parts[2]}
+
+
 def provenance(meta: dict[str, Any], layer: dict[str, Any], override: dict[str, Any]) -> list[dict[str, str]]:
     """For admins: where each shown field comes from, [{field, from}]: "the folder", a provider's
     name, "the catalog" (a curator's edit), or several of them for a list filled from each."""
@@ -120,12 +133,12 @@ def provenance(meta: dict[str, Any], layer: dict[str, Any], override: dict[str, 
     for key, label in LABELS.items():
         folder = key != "cover" and bool(meta.get(key))
         theirs = bool(layer.get("cover") if key == "cover" else fields.get(key)) and not (key in SINGLE and folder)
-        parts = [name for name, used in (("the folder", folder), (source, theirs), ("the catalog", key in override))
-                 if used]
+        sources = ((_("the folder"), folder), (source, theirs), (_("the catalog"), key in override))
+        parts = [name for name, used in sources if used]
         if key in ("description", "cover") and key in override:
-            parts = ["the catalog"]  # a curator's summary or cover replaces the others
+            parts = [_("the catalog")]  # a curator's summary or cover replaces the others
         if parts:
-            rows.append({"field": label, "from": " and ".join(parts)})
+            rows.append({"field": str(label), "from": _joined(parts)})
     return rows
 
 

@@ -5,6 +5,9 @@ a symmetric one with a ≤ b), so its inverse cannot disagree with it: "B preque
 "A sequel B" read from B, and deleting either side deletes the one record. Names need not be in
 the library: a relation to a missing manga is kept and shown as missing.
 """
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from mangacircus.clock import now_ms
 from mangacircus.errors import Invalid, NotFound
 
@@ -26,9 +29,10 @@ SYMMETRIC = {"alternate", "same-universe"}
 FAMILY = {"sequel": "order", "side-story": "derived", "spin-off": "derived", "adaptation": "adapted"}
 TYPES = tuple(CANONICAL) + tuple(INVERSES) + ("parent",)
 LABELS = {
-    "sequel": "Sequel", "prequel": "Prequel", "side-story": "Side story", "spin-off": "Spin-off",
-    "parent": "Parent story", "alternate": "Alternate version", "adaptation": "Adaptation",
-    "source": "Source", "same-universe": "Same universe",
+    "sequel": gettext_lazy("Sequel"), "prequel": gettext_lazy("Prequel"), "side-story": gettext_lazy("Side story"),
+    "spin-off": gettext_lazy("Spin-off"), "parent": gettext_lazy("Parent story"),
+    "alternate": gettext_lazy("Alternate version"), "adaptation": gettext_lazy("Adaptation"),
+    "source": gettext_lazy("Source"), "same-universe": gettext_lazy("Same universe"),
 }
 MAX_NAME = 1000
 MAX_NOTE = 1000
@@ -36,9 +40,9 @@ MAX_NOTE = 1000
 
 def _name(value, field):
     if not isinstance(value, str) or not value.strip():
-        raise Invalid(f"{field} must be a manga name")
+        raise Invalid(_("%(field)s must be a manga name") % {"field": field})
     if len(value) > MAX_NAME:
-        raise Invalid(f"{field} is longer than {MAX_NAME} characters")
+        raise Invalid(_("%(field)s is longer than %(limit)s characters") % {"field": field, "limit": MAX_NAME})
     return value.strip()
 
 
@@ -46,17 +50,22 @@ def canonical(a, type_, b):
     """(a, type, b) in stored form; Invalid for a relation to itself or an unknown or ambiguous type."""
     a, b = _name(a, "a"), _name(b, "b")
     if not isinstance(type_, str) or type_ not in TYPES:
-        raise Invalid(f"type {type_!r} is not a relation type ({', '.join(sorted(TYPES))})")
+        raise Invalid(_("type %(type)s is not a relation type (%(types)s)")
+                      % {"type": repr(type_), "types": ", ".join(sorted(TYPES))})
     if a == b:
-        raise Invalid(f"{a} cannot be related to itself")
+        raise Invalid(_("%(name)s cannot be related to itself") % {"name": a})
     if type_ == "parent":
-        raise Invalid(f"parent is the inverse of both side-story and spin-off: add it from the other side, "
-                      f"as “{b} side-story {a}” or “{b} spin-off {a}”")
+        raise Invalid(_("parent is the inverse of both side-story and spin-off: add it from the other side, "
+                        "as “%(b)s side-story %(a)s” or “%(b)s spin-off %(a)s”") % {"a": a, "b": b})
     if type_ in INVERSES:
         a, type_, b = b, INVERSES[type_], a
     if type_ in SYMMETRIC and b < a:
         a, b = b, a
     return a, type_, b
+
+
+class Duplicate(Invalid):
+    """The relation is in the catalog already (a caller that offers relations skips it quietly)."""
 
 
 def _same(rel, a, type_, b):
@@ -68,14 +77,16 @@ def problem(relations, a, type_, b):
     family = FAMILY.get(type_)
     for rel in relations:
         if _same(rel, a, type_, b):
-            return f"{a} {type_} {b} is already in the catalog"
+            return _("%(a)s %(type)s %(b)s is already in the catalog") % {"a": a, "type": type_, "b": b}
         if family is None or FAMILY.get(rel["type"]) != family:
             continue
         if rel["a"] == b and rel["b"] == a:
-            return (f"{a} {type_} {b} contradicts {b} {rel['type']} {a}: "
-                    f"{a} cannot be both {CANONICAL[type_]} and {rel['type']} of {b}")
+            return (_("%(a)s %(type)s %(b)s contradicts %(b)s %(other)s %(a)s: "
+                      "%(a)s cannot be both %(inverse)s and %(other)s of %(b)s")
+                    % {"a": a, "type": type_, "b": b, "other": rel["type"], "inverse": CANONICAL[type_]})
         if rel["a"] == a and rel["b"] == b:
-            return f"{a} {type_} {b} contradicts {a} {rel['type']} {b}: delete that one first"
+            return (_("%(a)s %(type)s %(b)s contradicts %(a)s %(other)s %(b)s: delete that one first")
+                    % {"a": a, "type": type_, "b": b, "other": rel["type"]})
     return None
 
 
@@ -84,7 +95,7 @@ def add(by, a, type_, b, note="", rev=None, was=None):
     replaces, in the same change (an edit of its type, direction or note)."""
     a, type_, b = canonical(a, type_, b)
     if not isinstance(note, str) or len(note) > MAX_NOTE:
-        raise Invalid(f"note must be text of at most {MAX_NOTE} characters")
+        raise Invalid(_("note must be text of at most %(max)s characters") % {"max": MAX_NOTE})
     old = canonical(*was) if was else None
     with store.edit(by, rev) as change:
         relations = change.data["relations"]
@@ -92,10 +103,10 @@ def add(by, a, type_, b, note="", rev=None, was=None):
         if old:
             others = [r for r in relations if not _same(r, *old)]
             if len(others) == len(relations):
-                raise NotFound(f"there is no relation {' '.join(old)}")
+                raise NotFound(_("there is no relation %(relation)s") % {"relation": " ".join(old)})
         found = problem(others, a, type_, b)
         if found:
-            raise Invalid(found)
+            raise (Duplicate if any(_same(r, a, type_, b) for r in others) else Invalid)(found)
         record = {"a": a, "type": type_, "b": b, "note": note.strip(), "by": by, "t": now_ms()}
         relations[:] = others + [record]
         change.what = (f"changed relation {' '.join(old)} to {a} {type_} {b}" if old
@@ -111,7 +122,7 @@ def delete(by, a, type_, b, rev=None):
         relations = change.data["relations"]
         kept = [r for r in relations if not _same(r, a, type_, b)]
         if len(kept) == len(relations):
-            raise NotFound(f"there is no relation {a} {type_} {b}")
+            raise NotFound(_("there is no relation %(relation)s") % {"relation": f"{a} {type_} {b}"})
         relations[:] = kept
         change.what = f"deleted relation: {a} {type_} {b}"
         change.names = {a, b}
@@ -135,6 +146,6 @@ def of(name, relations=None):
             seen.append({"type": CANONICAL.get(rel["type"], rel["type"]), "other": rel["a"],
                          "note": rel.get("note", ""), "stored": rel})
     for item in seen:
-        item["label"] = LABELS.get(item["type"], item["type"])
+        item["label"] = str(LABELS.get(item["type"], item["type"]))
     seen.sort(key=lambda r: (r["type"], r["other"].casefold(), r["other"]))
     return seen

@@ -13,6 +13,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 
+from django.utils.translation import gettext as _
+
 from mangacircus import events
 from mangacircus import moves as moved
 from mangacircus.clock import now_ms
@@ -82,7 +84,7 @@ def edit(by: str, rev: int | None = None) -> Iterator[Change]:
     The body sets change.what; a body that raises leaves the document as it was before the
     outermost edit began (mangacircus/store.py)."""
     if STATE.failing:
-        raise Unavailable("saving data is failing on the server; try again shortly", retry_after=5)
+        raise Unavailable(_("saving data is failing on the server; try again shortly"), retry_after=5)
     outer = not getattr(_local, "depth", 0)
     if outer:
         _local.names = set()
@@ -90,8 +92,8 @@ def edit(by: str, rev: int | None = None) -> Iterator[Change]:
     try:
         with STATE.edit() as data:
             if rev is not None and rev != data["rev"]:
-                raise Conflict(f"the catalog changed since you loaded it (revision {rev}, now {data['rev']}); "
-                               "reload and make the change again")
+                raise Conflict(_("the catalog changed since you loaded it (revision %(rev)s, now %(now)s); "
+                                 "reload and make the change again") % {"rev": rev, "now": data["rev"]})
             change = Change(data)
             yield change
             if change.what is not None:

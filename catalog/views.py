@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from library import index as library_index
@@ -27,7 +28,7 @@ def _rev(request):
     try:
         return int(request.POST.get("rev", ""))
     except ValueError:
-        raise Invalid("the form has no revision; reload the page") from None
+        raise Invalid(_("the form has no revision; reload the page")) from None
 
 
 def _handle(request, act, render_get):
@@ -80,21 +81,22 @@ def home(request):
         if action == "add-relation":
             rel = relations.add(by, post.get("a", ""), post.get("type", ""), post.get("b", ""),
                                 note=post.get("note", ""), rev=_rev(request))
-            return f"Added: {rel['a']} {rel['type']} {rel['b']}.", None
+            return _("Added: %(a)s %(type)s %(b)s.") % {"a": rel["a"], "type": rel["type"], "b": rel["b"]}, None
         if action == "edit-relation":
             was = (post.get("was_a", ""), post.get("was_type", ""), post.get("was_b", ""))
             rel = relations.add(by, post.get("a", ""), post.get("type", ""), post.get("b", ""),
                                 note=post.get("note", ""), rev=_rev(request), was=was)
-            return f"Changed to: {rel['a']} {rel['type']} {rel['b']}.", None
+            return _("Changed to: %(a)s %(type)s %(b)s.") % {"a": rel["a"], "type": rel["type"], "b": rel["b"]}, None
         if action == "delete-relation":
             relations.delete(by, post.get("a", ""), post.get("type", ""), post.get("b", ""), rev=_rev(request))
-            return "Relation deleted.", None
+            return _("Relation deleted."), None
         if action == "create-group":
             group = groups.create(by, {"name": post.get("name", ""), "description": post.get("description", ""),
                                        "members": _lines(post.get("members")), "ordered": "ordered" in post},
                                   rev=_rev(request))
-            return f"Group {group['name']} created.", reverse("mc-settings-catalog-group", args=[group["id"]])
-        raise Invalid("unknown action")
+            created = _("Group %(name)s created.") % {"name": group["name"]}
+            return created, reverse("mc-settings-catalog-group", args=[group["id"]])
+        raise Invalid(_("unknown action"))
 
     return _handle(request, act, render_get)
 
@@ -121,18 +123,18 @@ def group(request, group_id):
             fields = {"name": post.get("name", ""), "description": post.get("description", ""),
                       "members": _lines(post.get("members")), "ordered": "ordered" in post}
             saved = groups.update(by, group_id, fields, rev=_rev(request))
-            return f"Group {saved['name']} saved.", None
+            return _("Group %(name)s saved.") % {"name": saved["name"]}, None
         if action == "move":
             try:
                 to = int(post.get("to", ""))
             except ValueError:
-                raise Invalid("to must be a place number") from None
+                raise Invalid(_("to must be a place number")) from None
             groups.move(by, group_id, post.get("member", ""), to, rev=_rev(request))
-            return f"Moved {post.get('member', '')}.", None
+            return _("Moved %(member)s.") % {"member": post.get("member", "")}, None
         if action == "delete":
             groups.delete(by, group_id, rev=_rev(request))
-            return "Group deleted.", reverse("mc-settings-catalog")
-        raise Invalid("unknown action")
+            return _("Group deleted."), reverse("mc-settings-catalog")
+        raise Invalid(_("unknown action"))
 
     return _handle(request, act, render_get)
 
@@ -168,9 +170,10 @@ def review(request):
     def act():
         accept = post.get("decision") == "accept"
         if post.get("decision") not in ("accept", "reject"):
-            raise Invalid("choose accept or reject")
+            raise Invalid(_("choose accept or reject"))
         done = proposals.decide(by, post.get("id", ""), accept, reason=post.get("reason", ""), rev=_rev(request))
-        return f"Proposal {'accepted' if accept else 'rejected'}: {proposals.describe(done)}.", reverse(
+        message = _("Proposal accepted: %(what)s.") if accept else _("Proposal rejected: %(what)s.")
+        return message % {"what": proposals.describe(done)}, reverse(
             "mc-settings-catalog-proposals")
 
     return _handle(request, act, render_get)
@@ -192,7 +195,7 @@ def metadata(request, name):
     as a catalog override (LIBRARY is never written)."""
     manga = library_index.current().get(name)
     if manga is None:
-        raise NotFound(f"no manga named {name}")
+        raise NotFound(_("no manga named %(name)s") % {"name": name})
     by = request.account["name"]
     folder_meta = manga.meta if isinstance(manga.meta, dict) else {}
     folder_tags = [t for t in folder_meta.get("tags", []) if isinstance(t, str)] if isinstance(
@@ -227,9 +230,9 @@ def metadata(request, name):
             try:
                 fields["cover"] = json.loads(cover)
             except ValueError:
-                raise Invalid("choose a cover page from the list") from None
+                raise Invalid(_("choose a cover page from the list")) from None
         overrides.set_override(by, name, fields, manga=manga, rev=_rev(request))
-        return "Metadata saved.", None
+        return _("Metadata saved."), None
 
     return _handle(request, act, render_get)
 
@@ -242,7 +245,7 @@ def _cover_choices(manga, limit=60):
         for p, file in enumerate(version.files()[:6]):
             value = {"c": chapter.id, "v": version.name, "p": p}
             found.append({"value": json.dumps(value), **value, "src": "lib/" + quote(f"{version.path}/{file}"),
-                          "label": f"Ch. {chapter.key}, page {p + 1}"})
+                          "label": _("Ch. %(chapter)s, page %(page)s") % {"chapter": chapter.key, "page": p + 1}})
             if len(found) == limit:
                 return found
     return found

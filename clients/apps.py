@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class ClientsConfig(AppConfig):
@@ -14,8 +15,8 @@ class ClientsConfig(AppConfig):
 
         events.library_moved.connect(ids.forget)
 
-        settings_section("user", "apps", "Apps", "mc-settings-apps", order=50)
-        settings_section("admin", "apps", "Apps & downloads", "mc-settings-admin-apps", order=40)
+        settings_section("user", "apps", gettext_lazy("Apps"), "mc-settings-apps", order=50)
+        settings_section("admin", "apps", gettext_lazy("Apps & downloads"), "mc-settings-admin-apps", order=40)
 
     def start_runtime(self):
         from .komga import ids

@@ -2,6 +2,7 @@
 from `manage.py import`, and the admin's screen), or, when no reader runs, in the command under the
 data lock (mangacircus.localadmin)."""
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from catalog import store as catalog_store
 from library import index as library_index
@@ -24,9 +25,10 @@ def read_source(kind, path, payload):
         return kavita_api.read(payload["url"], payload.get("apiKey"))
     reader = READERS.get(kind)
     if reader is None:
-        raise Invalid(f"unknown source {kind!r}: it is one of {', '.join(sorted(READERS))}")
+        raise Invalid(_("unknown source %(source)s: it is one of %(sources)s")
+                      % {"source": repr(kind), "sources": ", ".join(sorted(READERS))})
     if not isinstance(path, str) or not path:
-        raise Invalid("give the path of the file to import")
+        raise Invalid(_("give the path of the file to import"))
     return reader(path, payload)
 
 
@@ -35,7 +37,7 @@ def run(payload, index=None):
     plan, or the result."""
     names = payload.get("names") or {}
     if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
-        raise Invalid("names must map each user there to an account name here")
+        raise Invalid(_("names must map each user there to an account name here"))
     source = read_source(payload.get("source"), payload.get("path"), payload)
     built = plan.build(source, names, index)
     if payload.get("apply") is True:

@@ -6,6 +6,7 @@ import datetime
 import secrets
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from accounts import passwords, users
 from catalog import overrides as catalog_overrides
@@ -21,14 +22,15 @@ def backup():
     if settings.BACKUP is not None:
         record = backups.run("import")
         if not record.get("ok"):
-            raise Unavailable(f"the backup before the import failed ({record.get('error')}), so nothing was imported")
+            raise Unavailable(_("the backup before the import failed (%(error)s), so nothing was imported")
+                              % {"error": record.get("error")})
         return str(settings.BACKUP / record["archive"])
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d-%H%M%S-%f")
     target = settings.DATA / "imports" / f"db-before-import-{stamp}.json"
     target.parent.mkdir(mode=0o700, exist_ok=True)
     data = db.snapshot()
     if data is None:
-        raise Unavailable("db.json is not open, so nothing was imported")
+        raise Unavailable(_("db.json is not open, so nothing was imported"))
     jsonfile.write_atomic(target, data, mode=0o600)
     catalog = catalog_store.STATE.snapshot()
     if catalog is not None:

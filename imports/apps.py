@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class ImportsConfig(AppConfig):
@@ -14,4 +15,4 @@ class ImportsConfig(AppConfig):
         from . import actions
 
         localadmin.register("import", actions.handler)
-        settings_section("admin", "import", "Import", "mc-admin-import", order=55)
+        settings_section("admin", "import", gettext_lazy("Import"), "mc-admin-import", order=55)

@@ -16,6 +16,7 @@ import time
 from urllib.parse import quote, quote_plus, urlencode, urlsplit
 
 import orjson
+from django.utils.translation import gettext as _
 
 from mangacircus import netguard
 from mangacircus.errors import Invalid, TooLarge
@@ -41,7 +42,8 @@ class Api:
     def __init__(self, url, api_key):
         parts = urlsplit(url or "")
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise Invalid(f"{url!r} is not a Kavita server's address: give http(s)://host[:port]")
+            raise Invalid(_("%(url)s is not a Kavita server's address: give http(s)://host[:port]")
+                          % {"url": repr(url)})
         self.base, self.host, self.key = url.rstrip("/"), parts.hostname, api_key
         self.headers = {"Accept": "application/json"}
         self.received, self.cached = 0, {}
@@ -71,33 +73,41 @@ class Api:
             except netguard.TooManyRedirects as e:
                 host = _host(e.url)
                 if host != self.host:
-                    raise Invalid(f"Kavita at {self.base} sent {path} on to another host ({host or '?'}): "
-                                  f"refused, only {self.host} is asked") from None
+                    raise Invalid(_("Kavita at %(base)s sent %(path)s on to another host (%(host)s): "
+                                    "refused, only %(asked)s is asked")
+                                  % {"base": self.base, "path": path, "host": host or "?",
+                                     "asked": self.host}) from None
                 url = e.url
             except netguard.OutboundError as e:
-                raise Invalid(self._hidden(f"cannot reach Kavita at {self.base}: {e}")) from None
+                raise Invalid(self._hidden(_("cannot reach Kavita at %(base)s: %(error)s")
+                                          % {"base": self.base, "error": e})) from None
         else:
-            raise Invalid(f"Kavita at {self.base} redirected {path} more than {REDIRECTS} times")
+            raise Invalid(_("Kavita at %(base)s redirected %(path)s more than %(max)s times")
+                          % {"base": self.base, "path": path, "max": REDIRECTS})
         try:
             status, paging = answer.response.status, answer.response.getheader("Pagination")
             raw = answer.read_body(MAX_BYTES, deadline, TIMEOUT)
         except (netguard.DeadlinePassed, OSError, http.client.HTTPException) as e:
-            raise Invalid(self._hidden(f"Kavita's answer to {path} was cut: {e}")) from None
+            raise Invalid(self._hidden(_("Kavita's answer to %(path)s was cut: %(error)s")
+                                      % {"path": path, "error": e})) from None
         finally:
             answer.close()
         if status == 401:
-            raise Invalid("Kavita refused the API key (401)")
+            raise Invalid(_("Kavita refused the API key (401)"))
         if status != 200:
-            raise Invalid(f"Kavita answered {path} with HTTP {status}: is {self.base} a Kavita server?")
+            raise Invalid(_("Kavita answered %(path)s with HTTP %(status)s: is %(base)s a Kavita server?")
+                          % {"path": path, "status": status, "base": self.base})
         if len(raw) > MAX_BYTES:
-            raise TooLarge(f"Kavita's answer to {path} is larger than {MAX_BYTES >> 20} MB")
+            raise TooLarge(_("Kavita's answer to %(path)s is larger than %(mb)s MB")
+                           % {"path": path, "mb": MAX_BYTES >> 20})
         self.received += len(raw)
         if self.received > MAX_TOTAL:
-            raise TooLarge(f"Kavita's answers add up to more than {MAX_TOTAL >> 20} MB")
+            raise TooLarge(_("Kavita's answers add up to more than %(mb)s MB") % {"mb": MAX_TOTAL >> 20})
         try:
             return orjson.loads(raw), paging
         except orjson.JSONDecodeError:
-            raise Invalid(f"Kavita's answer to {path} is not JSON: is {self.base} a Kavita server?") from None
+            raise Invalid(_("Kavita's answer to %(path)s is not JSON: is %(base)s a Kavita server?")
+                          % {"path": path, "base": self.base}) from None
 
     def items(self, method, path, query=None, body=None):
         return _items(self.call(method, path, query, body)[0], path)
@@ -112,7 +122,8 @@ class Api:
             last = _total_pages(paging)
             if not data or (number >= last if last is not None else len(data) != PAGE_SIZE):
                 return found
-        raise TooLarge(f"Kavita's {path} has more than {MAX_PAGES} pages of {PAGE_SIZE}")
+        raise TooLarge(_("Kavita's %(path)s has more than %(pages)s pages of %(size)s")
+                       % {"path": path, "pages": MAX_PAGES, "size": PAGE_SIZE})
 
     def chapters(self, series_id):
         """{chapter id: ChapterDto} of one series (its VolumeDtos), asked once."""
@@ -135,7 +146,7 @@ def _host(url):
 
 def _items(data, path):
     if not isinstance(data, list) or not all(isinstance(i, dict) for i in data):
-        raise Invalid(f"Kavita's answer to {path} is not a list of items")
+        raise Invalid(_("Kavita's answer to %(path)s is not a list of items") % {"path": path})
     return data
 
 
@@ -168,12 +179,12 @@ def _roles(token):
 def read(url, api_key):
     """The Source of what the user of `api_key` sees on the Kavita server at `url`."""
     if not api_key:
-        raise Invalid("give the Kavita user's API key (Kavita: User settings → API Key / OPDS)")
+        raise Invalid(_("give the Kavita user's API key (Kavita: User settings → API Key / OPDS)"))
     api = Api(url, api_key)
     me = api.call("POST", "/api/Plugin/authenticate", {"apiKey": api_key, "pluginName": PLUGIN})[0]
     token = me.get("token") if isinstance(me, dict) else None
     if not isinstance(token, str) or not JWT.fullmatch(token) or not isinstance(me.get("username"), str):
-        raise Invalid(f"{url} did not answer as Kavita does for /api/Plugin/authenticate")
+        raise Invalid(_("%(url)s did not answer as Kavita does for /api/Plugin/authenticate") % {"url": url})
     api.headers["Authorization"] = f"Bearer {token}"
     source = Source("kavita", url)
     name = me["username"]

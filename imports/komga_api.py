@@ -14,6 +14,7 @@ from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
 import orjson
+from django.utils.translation import gettext as _
 
 from mangacircus import netguard
 from mangacircus.errors import Invalid, TooLarge
@@ -36,7 +37,7 @@ class Api:
     def __init__(self, url, login, password):
         parts = urlsplit(url or "")
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise Invalid(f"{url!r} is not a Komga server's address: give http(s)://host[:port]")
+            raise Invalid(_("%(url)s is not a Komga server's address: give http(s)://host[:port]") % {"url": repr(url)})
         self.base, self.host = url.rstrip("/"), parts.hostname
         token = base64.b64encode(f"{login}:{password}".encode()).decode()
         self.headers = {"Authorization": f"Basic {token}", "Accept": "application/json"}
@@ -50,42 +51,45 @@ class Api:
             answer = netguard.request("GET", self.base + path, headers=self.headers, allowed=self._allowed,
                                       max_redirects=3, deadline=deadline, connect_timeout=10, read_timeout=TIMEOUT)
         except netguard.OutboundError as e:
-            raise Invalid(f"cannot reach Komga at {self.base}: {e}") from None
+            raise Invalid(_("cannot reach Komga at %(base)s: %(error)s") % {"base": self.base, "error": e}) from None
         try:
             status = answer.response.status
             body = answer.read_body(MAX_BYTES, deadline, TIMEOUT)
         except (netguard.DeadlinePassed, OSError, http.client.HTTPException) as e:
-            raise Invalid(f"Komga's answer to {path} was cut: {e}") from None
+            raise Invalid(_("Komga's answer to %(path)s was cut: %(error)s") % {"path": path, "error": e}) from None
         finally:
             answer.close()
         if status == 401:
-            raise Invalid("Komga refused the user name or password (401)")
+            raise Invalid(_("Komga refused the user name or password (401)"))
         if status != 200:
-            raise Invalid(f"Komga answered {path} with HTTP {status}: is {self.base} a Komga server?")
+            raise Invalid(_("Komga answered %(path)s with HTTP %(status)s: is %(base)s a Komga server?")
+                          % {"path": path, "status": status, "base": self.base})
         if len(body) > MAX_BYTES:
-            raise TooLarge(f"Komga's answer to {path} is larger than {MAX_BYTES >> 20} MB")
+            raise TooLarge(_("Komga's answer to %(path)s is larger than %(mb)s MB")
+                           % {"path": path, "mb": MAX_BYTES >> 20})
         try:
             return orjson.loads(body)
         except orjson.JSONDecodeError:
-            raise Invalid(f"Komga's answer to {path} is not JSON: is {self.base} a Komga server?") from None
+            raise Invalid(_("Komga's answer to %(path)s is not JSON: is %(base)s a Komga server?")
+                          % {"path": path, "base": self.base}) from None
 
     def content(self, path):
         """The items of an unpaged Page answer."""
         data = self.get(path)
         items = data.get("content") if isinstance(data, dict) else data
         if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
-            raise Invalid(f"Komga's answer to {path} is not a list of items")
+            raise Invalid(_("Komga's answer to %(path)s is not a list of items") % {"path": path})
         return items
 
 
 def read(url, login, password):
     """The Source of what `login` sees on the Komga server at `url`."""
     if not login or not password:
-        raise Invalid("give the Komga user's name (its e-mail) and password")
+        raise Invalid(_("give the Komga user's name (its e-mail) and password"))
     api = Api(url, login, password)
     me = api.get("/api/v2/users/me")
     if not isinstance(me, dict) or not isinstance(me.get("email"), str):
-        raise Invalid(f"{url} did not answer as Komga does for /api/v2/users/me")
+        raise Invalid(_("%(url)s did not answer as Komga does for /api/v2/users/me") % {"url": url})
     source = Source("komga", url)
     source.add_user("me", me["email"], suggest_name(me["email"]), "ADMIN" in (me.get("roles") or []))
     roots = {str(lib.get("id")): _file_url(lib.get("root")) for lib in _list(api, "/api/v1/libraries")}
@@ -111,7 +115,7 @@ def read(url, login, password):
 def _list(api, path):
     data = api.get(path)
     if not isinstance(data, list) or not all(isinstance(i, dict) for i in data):
-        raise Invalid(f"Komga's answer to {path} is not a list")
+        raise Invalid(_("Komga's answer to %(path)s is not a list") % {"path": path})
     return data
 
 

@@ -17,6 +17,8 @@ import re
 import zlib
 from pathlib import Path
 
+from django.utils.translation import gettext as _
+
 from mangacircus.errors import Invalid, TooLarge
 
 from . import protobuf as pb
@@ -34,33 +36,35 @@ def unpack(path, max_bytes=None, max_unpacked=None):
     try:
         size = path.stat().st_size
         if not path.is_file():
-            raise Invalid(f"{path} is not a file")
+            raise Invalid(_("%(path)s is not a file") % {"path": path})
         if size > (max_bytes or MAX_BYTES):
-            raise TooLarge(f"{path} is {size:,} bytes, more than the {max_bytes or MAX_BYTES:,} an import reads")
+            raise TooLarge(_("%(path)s is %(size)s bytes, more than the %(limit)s an import reads")
+                           % {"path": path, "size": f"{size:,}", "limit": f"{max_bytes or MAX_BYTES:,}"})
         raw = path.read_bytes()
     except OSError as e:
-        raise Invalid(f"cannot read {path}: {e.strerror or e}") from None
+        raise Invalid(_("cannot read %(path)s: %(error)s") % {"path": path, "error": e.strerror or e}) from None
     if raw[:2] != b"\x1f\x8b":
         if raw[:1] == b"\x0a":  # Mihon reads an unpacked backup too: it starts with field 1, a message
             return raw
-        raise Invalid(f"{path} is not a Mihon backup (it is neither gzip nor a backup's protobuf)")
+        raise Invalid(_("%(path)s is not a Mihon backup (it is neither gzip nor a backup's protobuf)") % {"path": path})
     limit = max_unpacked or MAX_UNPACKED
     out = zlib.decompressobj(wbits=31)
     try:
         data = out.decompress(raw, limit + 1)
     except zlib.error as e:
-        raise Invalid(f"{path} is not a whole gzip file: {e}") from None
+        raise Invalid(_("%(path)s is not a whole gzip file: %(error)s") % {"path": path, "error": e}) from None
     if len(data) > limit:
-        raise TooLarge(f"{path} unpacks to more than {limit:,} bytes, more than an import reads")
+        raise TooLarge(_("%(path)s unpacks to more than %(limit)s bytes, more than an import reads")
+                       % {"path": path, "limit": f"{limit:,}"})
     if not out.eof:
-        raise Invalid(f"{path} is not a whole gzip file: it ends early")
+        raise Invalid(_("%(path)s is not a whole gzip file: it ends early") % {"path": path})
     return data
 
 
 def read(path, into, max_bytes=None, max_unpacked=None):
     """The Source of the backup at `path`, for the account `into`."""
     if not isinstance(into, str) or not into:
-        raise Invalid("a Mihon backup is one person's: name the account it goes into")
+        raise Invalid(_("a Mihon backup is one person's: name the account it goes into"))
     data = unpack(path, max_bytes, max_unpacked)
     try:
         backup = pb.message(data)
@@ -75,7 +79,7 @@ def read(path, into, max_bytes=None, max_unpacked=None):
             for order in pb.integers(manga, 17):
                 members.setdefault(order, []).append(ref)
     except (pb.WireError, gzip.BadGzipFile) as e:
-        raise Invalid(f"{path} is not a Mihon backup: {e}") from None
+        raise Invalid(_("%(path)s is not a Mihon backup: %(error)s") % {"path": path, "error": e}) from None
     # Each category becomes a private collection of the account, its manga in the backup's order.
     for name, order in sorted(categories, key=lambda c: c[1]):
         source.add_collection("backup", name, members.pop(order, []), ordered=False, shared=False)

@@ -4,6 +4,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+from django.utils.translation import gettext as _
+
 from mangacircus.errors import Invalid, TooLarge
 
 MAX_BYTES = 4 * 1024 ** 3  # far beyond a real Komga or Kavita database (metadata, no images)
@@ -21,20 +23,22 @@ def open_readonly(path, max_bytes=None, seconds=None):
         with open(path, "rb") as f:
             head = f.read(len(HEADER))
     except OSError as e:
-        raise Invalid(f"cannot read {path}: {e.strerror or e}") from None
+        raise Invalid(_("cannot read %(path)s: %(error)s") % {"path": path, "error": e.strerror or e}) from None
     if not path.is_file():
-        raise Invalid(f"{path} is not a file")
+        raise Invalid(_("%(path)s is not a file") % {"path": path})
     if size > limit:
-        raise TooLarge(f"{path} is {size:,} bytes, more than the {limit:,} an import reads")
+        raise TooLarge(_("%(path)s is %(size)s bytes, more than the %(limit)s an import reads")
+                       % {"path": path, "size": f"{size:,}", "limit": f"{limit:,}"})
     if head != HEADER:
-        raise Invalid(f"{path} is not an SQLite database (it does not start as one)")
+        raise Invalid(_("%(path)s is not an SQLite database (it does not start as one)") % {"path": path})
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
         conn.execute("PRAGMA query_only = ON")
         conn.execute("PRAGMA trusted_schema = OFF")
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.DatabaseError as e:
-        raise Invalid(f"{path} cannot be read as an SQLite database: {e}") from None
+        raise Invalid(_("%(path)s cannot be read as an SQLite database: %(error)s")
+                      % {"path": path, "error": e}) from None
     deadline = time.monotonic() + (seconds or SECONDS)
     conn.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 10_000)
     return conn
@@ -52,10 +56,12 @@ def require(found, what, needed):
     """Invalid naming the first table or column of `needed` ({table: {columns}}) that is missing."""
     for table, columns in needed.items():
         if table not in found:
-            raise Invalid(f"this is not a {what} database: it has no table {table}")
+            raise Invalid(_("this is not a %(what)s database: it has no table %(table)s")
+                          % {"what": what, "table": table})
         missing = sorted(set(columns) - found[table])
         if missing:
-            raise Invalid(f"this is not a {what} database it can read: {table} has no column {missing[0]}")
+            raise Invalid(_("this is not a %(what)s database it can read: %(table)s has no column %(column)s")
+                          % {"what": what, "table": table, "column": missing[0]})
 
 
 def rows(conn, sql, params=()):
@@ -64,7 +70,8 @@ def rows(conn, sql, params=()):
         return conn.execute(sql, params).fetchall()
     except sqlite3.OperationalError as e:
         if "interrupted" in str(e):
-            raise Invalid(f"reading the database took longer than {SECONDS} s, so it was stopped") from None
-        raise Invalid(f"the database cannot be read: {e}") from None
+            raise Invalid(_("reading the database took longer than %(seconds)s s, so it was stopped")
+                          % {"seconds": SECONDS}) from None
+        raise Invalid(_("the database cannot be read: %(error)s") % {"error": e}) from None
     except sqlite3.DatabaseError as e:
-        raise Invalid(f"the database is damaged: {e}") from None
+        raise Invalid(_("the database is damaged: %(error)s") % {"error": e}) from None

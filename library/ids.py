@@ -20,6 +20,8 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from mangacircus.clock import now_ms
 from mangacircus.errors import Conflict, NotFound
 from mangacircus.moves import Move
@@ -130,11 +132,11 @@ def undo(rename_id: str, present: Iterable[str]) -> Move:
     with STATE.edit() as data:
         entry = next((r for r in data["renames"] if r["id"] == rename_id), None)
         if entry is None:
-            raise NotFound(f"no rename {rename_id!r}")
+            raise NotFound(_("no rename %(id)s") % {"id": repr(rename_id)})
         if entry["undone"]:
-            raise Conflict("that rename was undone already")
+            raise Conflict(_("that rename was undone already"))
         if entry["to"] not in set(present):
-            raise Conflict(f"{entry['to']} is no longer in the library: nothing to undo")
+            raise Conflict(_("%(name)s is no longer in the library: nothing to undo") % {"name": entry["to"]})
         move = Move(entry["from"], entry["to"], dict(entry["chapters"])).reversed()
         origins = data["origins"]
         key = origins.pop(entry["to"], entry["to"])

@@ -9,6 +9,7 @@ scan derives: `comicInfoDirection` (the direction ComicInfo's `Manga` gives the 
 `chapterTags` (the chapters' tags, for the library filter and restrictions).
 """
 import orjson
+from django.utils.translation import gettext_lazy
 
 from . import comicinfo
 from .model import Book, reading_runs
@@ -168,11 +169,12 @@ def with_comic_info(books, manga_meta):
     return books, (merged if series or tags else manga_meta), series
 
 
-DIRECTION_NAMES = {"rtl": "Right to left", "ltr": "Left to right", "ttb": "Top to bottom"}
+DIRECTION_NAMES = {"rtl": gettext_lazy("Right to left"), "ltr": gettext_lazy("Left to right"),
+                   "ttb": gettext_lazy("Top to bottom")}
 DIRECTION_SOURCES = {  # where a manga's direction comes from (a chapter's own chapter.json wins over all of them)
-    "catalog": "set in the catalog", "manga.json": "set in manga.json",
-    "ComicInfo.xml": "from ComicInfo.xml (Manga)", "pages": "its pages are tall strips",
-    "default": "the library's default (DEFAULT_DIRECTION)",
+    "catalog": gettext_lazy("set in the catalog"), "manga.json": gettext_lazy("set in manga.json"),
+    "ComicInfo.xml": gettext_lazy("from ComicInfo.xml (Manga)"), "pages": gettext_lazy("its pages are tall strips"),
+    "default": gettext_lazy("the library's default (DEFAULT_DIRECTION)"),
 }
 
 

@@ -26,6 +26,7 @@ import time
 from collections import ChainMap, Counter, deque
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from mangacircus import events, incidents, pauses
 from mangacircus.errors import Unavailable
@@ -362,7 +363,10 @@ def wake():
 
 def admin_summary():
     if _scanner is None:
-        error = "LIBRARY is not set" if settings.LIBRARY is None else "the library scanner is not running"
+        if settings.LIBRARY is None:
+            error = gettext("LIBRARY is not set")
+        else:
+            error = gettext("the library scanner is not running")
         return {"scans": [], "scanning": False, "error": error}
     return _scanner.summary()
 

@@ -1,6 +1,7 @@
 """Library routes: page images (/lib/…), their thumbnails (/lib-thumb/…), cover thumbnails (/thumb/…)
 and the admin's "scan now"."""
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
 
 from mangacircus.http import api, field, text_field
 
@@ -30,7 +31,7 @@ def page_image(request, rel=None):
         return refusal
     width = request.GET.get("w")
     if width is not None and not (width.isascii() and width.isdigit() and 0 < int(width) <= 100_000):
-        return JsonResponse({"error": "w must be a width in pixels, a whole number from 1 to 100000"}, status=400)
+        return JsonResponse({"error": _("w must be a width in pixels, a whole number from 1 to 100000")}, status=400)
     if not guard.allowed(request.account, (rel or "").split("/", 1)[0]):
         return _not_found()  # a manga this user may not see is as missing as one that is not there
     return files.page_response(request, rel or "", int(width) if width else None) or _not_found()
@@ -72,7 +73,7 @@ def admin_rescan(request):
     full = field(request.data, "full", bool, required=False, default=False)
     report = service.scan_now(full=full, timeout=RESCAN_WAIT)
     if report is None:
-        message = "the scan is still running; its report will be on the admin screen"
+        message = _("the scan is still running; its report will be on the admin screen")
         return JsonResponse({"scanning": True, "message": message}, status=202)
     return report
 

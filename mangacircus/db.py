@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from . import events
 from .errors import Unavailable
 from .jsonfile import Document, JsonFile, StrPath
@@ -143,7 +145,7 @@ def flush_now() -> None:
     """Write db.json before answering; Unavailable when the write fails (the change stays in memory
     and is written by the next successful flush)."""
     if not _file().flush():
-        raise Unavailable("saving data is failing on the server; try again shortly", retry_after=5)
+        raise Unavailable(_("saving data is failing on the server; try again shortly"), retry_after=5)
 
 
 @contextmanager
@@ -177,7 +179,7 @@ def security_change(*sections: str) -> Iterator[None]:
             _change.sections = None
         if not written:
             db.data.update(saved)
-            raise Unavailable("saving data is failing on the server, so nothing was changed; try again shortly",
+            raise Unavailable(_("saving data is failing on the server, so nothing was changed; try again shortly"),
                               retry_after=5)
 
 

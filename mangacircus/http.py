@@ -7,6 +7,8 @@ from functools import wraps
 import orjson
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse, HttpResponseBase, JsonResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 
 from .errors import DomainError, Invalid, TooLarge
@@ -35,24 +37,24 @@ def body_length(value):
     try:
         length = int(value or 0)
     except ValueError:
-        raise Invalid("invalid Content-Length") from None
+        raise Invalid(_("invalid Content-Length")) from None
     if length < 0:
-        raise Invalid("invalid Content-Length")
+        raise Invalid(_("invalid Content-Length"))
     if length > MAX_BODY:
-        raise TooLarge("request body is larger than 1 MB")
+        raise TooLarge(_("request body is larger than 1 MB"))
     return length
 
 
 def json_object(raw):
     """Body bytes as a JSON object; Invalid otherwise."""
     if not raw:
-        raise Invalid("request body must be a JSON object")
+        raise Invalid(_("request body must be a JSON object"))
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        raise Invalid("request body is not valid JSON") from None
+        raise Invalid(_("request body is not valid JSON")) from None
     if not isinstance(data, dict):
-        raise Invalid("request body must be a JSON object")
+        raise Invalid(_("request body must be a JSON object"))
     return data
 
 
@@ -102,19 +104,24 @@ def api(auth="user", methods=("GET",)):
 def field(data, name, kind, *, required=True, default=None):
     if name not in data:
         if required:
-            raise Invalid(f"{name} is required")
+            raise Invalid(_("%(name)s is required") % {"name": name})
         return default
     value = data[name]
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-        raise Invalid(f"{name} must be {_KIND_NAMES.get(kind, kind.__name__)}")
+        wrong = _KIND_NAMES.get(kind)
+        raise Invalid(str(wrong) % {"name": name} if wrong
+                      else _("%(name)s must be %(kind)s") % {"name": name, "kind": kind.__name__})
     return value
 
 
 def text_field(data, name, *, required=True, default=None, max_length=1000):
     value = field(data, name, str, required=required, default=default)
     if value is not None and len(value) > max_length:
-        raise Invalid(f"{name} is longer than {max_length} characters")
+        raise Invalid(_("%(name)s is longer than %(max_length)s characters")
+                      % {"name": name, "max_length": max_length})
     return value
 
 
-_KIND_NAMES = {str: "a string", int: "a whole number", bool: "true or false", dict: "an object", list: "a list"}
+_KIND_NAMES = {str: gettext_lazy("%(name)s must be a string"), int: gettext_lazy("%(name)s must be a whole number"),
+               bool: gettext_lazy("%(name)s must be true or false"), dict: gettext_lazy("%(name)s must be an object"),
+               list: gettext_lazy("%(name)s must be a list")}

@@ -7,6 +7,7 @@ A view may send its own CSP (/lib/ images send a sandbox).
 from urllib.parse import urlsplit
 
 from django.http.request import split_domain_port
+from django.utils.translation import gettext_lazy
 
 from . import clientip, jsonfile
 from .http import MAX_BODY, error_response
@@ -141,7 +142,7 @@ class ErrorPageMiddleware:
     instead of an empty body the browser would show as its own page: Django's bare 405 for a GET on
     a POST-only page, for one. Answers that carry a body, and all of /api/, are left as they are."""
 
-    MESSAGES = {405: "this page only takes a form's POST; open the page the form is on instead"}
+    MESSAGES = {405: gettext_lazy("this page only takes a form's POST; open the page the form is on instead")}
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -151,7 +152,7 @@ class ErrorPageMiddleware:
         if (response.status_code < 400 or request.path_info.startswith("/api/") or response.streaming
                 or response.content or request.method == "HEAD"):
             return response
-        message = self.MESSAGES.get(response.status_code, response.reason_phrase.lower())
+        message = str(self.MESSAGES.get(response.status_code, response.reason_phrase.lower()))
         styled = error_page(request, response.status_code, message)
         for name in ("Allow", "Retry-After"):
             if name in response:

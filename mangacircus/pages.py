@@ -11,11 +11,13 @@ from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import jsonfile
 from .errors import DomainError, Forbidden, NotFound, Unavailable
 
-WORKSPACES = (("user", "User"), ("admin", "Admin"))
+WORKSPACES = (("user", gettext_lazy("User")), ("admin", gettext_lazy("Admin")))
 _sections = []  # (workspace, order, key, label, url name)
 _badges = {}  # (workspace, key) -> callable answering a count shown beside the label (0: none)
 
@@ -44,7 +46,7 @@ def nav_context(request, workspace, section):
     return {
         "settings_nav": [
             (title, [(key, label, reverse(url_name), space == workspace and key == section, _badge(space, key))
-                     for space_, _, key, label, url_name in _sections if space_ == space])
+                     for space_, _order, key, label, url_name in _sections if space_ == space])
             for space, title in spaces
         ],
         "workspace": workspace,
@@ -81,11 +83,11 @@ def page(auth="user", back=None):
             if request.account is None:
                 return HttpResponseRedirect(f"{reverse('mc-login')}?next={quote(request.get_full_path())}")
             if auth == "admin" and not request.account.get("admin"):
-                return error_page(request, Forbidden.status, "admins only")
+                return error_page(request, Forbidden.status, _("admins only"))
             try:
                 if request.method == "POST" and jsonfile.any_failing():
-                    raise Unavailable("saving data is failing on the server, so nothing was changed; try again shortly",
-                                      retry_after=5)
+                    raise Unavailable(_("saving data is failing on the server, so nothing was changed; try again "
+                                        "shortly"), retry_after=5)
                 return view(request, *args, **kwargs)
             except DomainError as e:
                 if request.method != "POST" or isinstance(e, NotFound):
@@ -103,4 +105,4 @@ def csrf_failure(request, reason=""):
     """A form posted without this site's CSRF token (settings.CSRF_FAILURE_VIEW): the styled error
     page rather than Django's bare one. The JSON API is exempt and never gets here."""
     return error_page(request, Forbidden.status,
-                      "this form is out of date or was sent from another site; reload the page and try again")
+                      _("this form is out of date or was sent from another site; reload the page and try again"))

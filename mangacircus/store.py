@@ -22,11 +22,12 @@ from pathlib import Path
 
 import orjson
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from .errors import Unavailable
 from .jsonfile import Document, JsonFile
 
-WRITE_FAILED = "saving data is failing on the server, so nothing was changed; try again shortly"
+WRITE_FAILED = gettext_lazy("saving data is failing on the server, so nothing was changed; try again shortly")
 
 
 class Store:
@@ -95,9 +96,9 @@ class Store:
             yield f.data
 
     @contextmanager
-    def edit(self, *, immediate: bool = False, failed: str = WRITE_FAILED) -> Iterator[Document]:
+    def edit(self, *, immediate: bool = False, failed: str | None = None) -> Iterator[Document]:
         """Change the document; see the module's docstring. `failed` is the message of the
-        Unavailable an immediate edit raises when its write fails."""
+        Unavailable an immediate edit raises when its write fails (WRITE_FAILED when None)."""
         f = self.file
         depth = getattr(self._local, "depth", 0)
         if depth:
@@ -124,4 +125,4 @@ class Store:
             if immediate and not f.flush(held=True):
                 f.data = orjson.loads(before)
                 f.touch()
-                raise Unavailable(failed, retry_after=5)
+                raise Unavailable(failed or str(WRITE_FAILED), retry_after=5)

@@ -2,6 +2,7 @@ from importlib import import_module
 
 from django.http import JsonResponse
 from django.urls import include, path
+from django.utils.translation import gettext_lazy
 
 from . import jsi18n, localadmin
 
@@ -38,7 +39,7 @@ urlpatterns = [
 def _json_error(status, message):
     def view(request, exception=None):
         if request.path_info.startswith("/api/"):
-            return JsonResponse({"error": message}, status=status)
+            return JsonResponse({"error": str(message)}, status=status)
         from django.shortcuts import render
 
         return render(request, "error.html", {"status": status, "message": message}, status=status)
@@ -46,7 +47,7 @@ def _json_error(status, message):
     return view
 
 
-handler400 = _json_error(400, "bad request")
-handler403 = _json_error(403, "forbidden")
-handler404 = _json_error(404, "not found")
-handler500 = _json_error(500, "something went wrong on the server; the log has the details")
+handler400 = _json_error(400, gettext_lazy("bad request"))
+handler403 = _json_error(403, gettext_lazy("forbidden"))
+handler404 = _json_error(404, gettext_lazy("not found"))
+handler500 = _json_error(500, gettext_lazy("something went wrong on the server; the log has the details"))

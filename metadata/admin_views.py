@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponseRedirect
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from catalog import provided
@@ -35,21 +37,25 @@ def _act(by, post):
     action, name = post.get("action"), post.get("m", "")
     if action == "accept":
         found = matches.accept(by, name, post.get("provider", ""), post.get("id", ""))
-        return f"{name} is matched to {provided.provider(found['provider'])['name']} {found['id']}."
+        return (_("%(name)s is matched to %(provider)s %(id)s.")
+                % {"name": name, "provider": provided.provider(found["provider"])["name"], "id": found["id"]})
     if action == "accept-above":
         try:
             score = float(post.get("score", ""))
         except ValueError:
-            raise Invalid("the score must be a number from 0 to 1, such as 0.8") from None
+            raise Invalid(_("the score must be a number from 0 to 1, such as 0.8")) from None
         taken = matches.accept_above(by, score)
-        return f"Accepted the best candidate of {len(taken)} manga." if taken else "No manga had a candidate that high."
+        if not taken:
+            return _("No manga had a candidate that high.")
+        return ngettext("Accepted the best candidate of %(n)s manga.", "Accepted the best candidate of %(n)s manga.",
+                        len(taken)) % {"n": len(taken)}
     if action == "set-aside":
         matches.set_aside(by, name)
-        return f"{name} is set aside: no provider's entry is taken for it."
+        return _("%(name)s is set aside: no provider's entry is taken for it.") % {"name": name}
     if action == "search-again":
         matches.search_again(name)
-        return f"{name} is looked up again at the worker's next pass."
-    raise Invalid("unknown action")
+        return _("%(name)s is looked up again at the worker's next pass.") % {"name": name}
+    raise Invalid(_("unknown action"))
 
 
 @page(auth="admin")
@@ -57,8 +63,8 @@ def _act(by, post):
 def cover(request, file):
     """A candidate's cover, from DATA/metadata/covers/ (the page's CSP allows images from here only)."""
     if not provided.COVER_NAME.fullmatch(file):
-        raise NotFound(f"{file} is not a cover's name")
+        raise NotFound(_("%(file)s is not a cover's name") % {"file": file})
     response = files.image_response(request, str(settings.DATA.joinpath(*provided.COVERS, file)))
     if response is None:
-        raise NotFound(f"there is no cover {file}")
+        raise NotFound(_("there is no cover %(file)s") % {"file": file})
     return response

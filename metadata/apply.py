@@ -67,7 +67,7 @@ def fill(name, record, by, offered, local_name_of):
             else:
                 continue
         except Invalid as e:
-            if not e.message.endswith("is already in the catalog"):  # the other side offered it first
+            if not isinstance(e, relations.Duplicate):  # the other side offered it first
                 warnings.append(f"relation {name} {rel['type']} {other or rel.get('title')}: {e.message}")
         offered.append(key)
     return offered, warnings

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class MetadataConfig(AppConfig):
@@ -13,7 +14,7 @@ class MetadataConfig(AppConfig):
 
         for key, about in providers.describe().items():
             provided.register_provider(key, about["name"], about["attribution"], about["home"])
-        settings_section("admin", "metadata", "Metadata", "mc-settings-metadata", order=27)
+        settings_section("admin", "metadata", gettext_lazy("Metadata"), "mc-settings-metadata", order=27)
         localadmin.register("metadata-next", matches.next_handler)
         localadmin.register("metadata-result", matches.record)
         backups.register_snapshot(matches.FILE, matches.STATE.snapshot)

@@ -18,6 +18,7 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from catalog import overrides, provided
 from library import index as library_index
@@ -182,12 +183,13 @@ def accept(by: str, name: str, provider: str, entry_id: str) -> dict[str, Any]:
     """An admin takes one of a manga's candidates: it fills the manga now, and when the candidate
     came from a search without every field, the worker fetches the whole entry at its next pass."""
     if library_index.current().get(name) is None:
-        raise NotFound(f"there is no manga {name}")
+        raise NotFound(_("there is no manga %(name)s") % {"name": name})
     current = state(name)
     found = next((c for c in current.get("candidates") or []
                   if c["record"].get("provider") == provider and str(c["record"].get("id")) == str(entry_id)), None)
     if found is None:
-        raise NotFound(f"{name} has no candidate {provider}:{entry_id}; search again for fresh candidates")
+        raise NotFound(_("%(name)s has no candidate %(provider)s:%(id)s; search again for fresh candidates")
+                       % {"name": name, "provider": provider, "id": entry_id})
     entry = {"state": "matched", "provider": provider, "id": str(entry_id), "how": "admin", "by": by,
              "score": found.get("score"), "looked": now_ms(), "stale": not found["record"].get("complete", True),
              "candidates": [], "warnings": []}
@@ -201,7 +203,7 @@ def accept(by: str, name: str, provider: str, entry_id: str) -> dict[str, Any]:
 def accept_above(by: str, score: float) -> list[str]:
     """Accept the best candidate of every manga waiting for review whose best scores `score` or more."""
     if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score <= 1:
-        raise Invalid("score must be a number from 0 to 1")
+        raise Invalid(_("score must be a number from 0 to 1"))
     with STATE.read() as data:
         waiting = [(name, v["candidates"][0]) for name, v in data["manga"].items()
                    if v.get("state") == "review" and v.get("candidates")]
@@ -233,7 +235,7 @@ def search_again(name: str) -> None:
 
 def _known(name: str) -> None:
     if library_index.current().get(name) is None:
-        raise NotFound(f"there is no manga {name}")
+        raise NotFound(_("there is no manga %(name)s") % {"name": name})
 
 
 def overview() -> dict[str, Any]:

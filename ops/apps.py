@@ -1,6 +1,7 @@
 import logging
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 log = logging.getLogger(__name__)
 
@@ -19,9 +20,9 @@ class OpsConfig(AppConfig):
 
         localadmin.register("backup", commands.backup_in_reader)
         health.register("backup", run.health)
-        settings_section("admin", "health", "Incidents & health", "mc-admin-health", order=40,
+        settings_section("admin", "health", gettext_lazy("Incidents & health"), "mc-admin-health", order=40,
                          badge=incidents.open_count)
-        settings_section("admin", "backups", "Backups", "mc-admin-backups", order=50)
+        settings_section("admin", "backups", gettext_lazy("Backups"), "mc-admin-backups", order=50)
 
     def start_runtime(self):
         """In the reader: backup.json, and the backup schedule when BACKUP is set."""

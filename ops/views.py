@@ -6,6 +6,8 @@ GET/POST /api/admin/backup. The pages and the API call the same functions.
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponseRedirect
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from mangacircus import incidents
@@ -22,21 +24,21 @@ SERVICES = ("reader", "scraper", "nginx")  # nginx when `startall` runs it (ops/
 def acknowledge(body, by):
     target = body.get("acknowledge")
     if not isinstance(target, str) or not target or len(target) > 64:
-        raise Invalid('acknowledge must be an incident id or "all"')
+        raise Invalid(_('acknowledge must be an incident id or "all"'))
     return {"acknowledged": incidents.acknowledge(target, by), "open": incidents.open_count()}
 
 
 def restart(name):
     """Ask `startall` to start a stopped service again."""
     if name not in SERVICES:
-        raise Invalid(f"service must be one of {', '.join(SERVICES)}")
+        raise Invalid(_("service must be one of %(services)s") % {"services": ", ".join(SERVICES)})
     services = health.services()
     if not services["supervised"]:
-        raise Unavailable("the services are not supervised by `manage.py startall`; restart them where they run")
+        raise Unavailable(_("the services are not supervised by `manage.py startall`; restart them where they run"))
     if name not in services:
-        raise Invalid(f"no {name} runs under this `startall`")
+        raise Invalid(_("no %(service)s runs under this `startall`") % {"service": name})
     if services[name].get("supervisedState") == "running":
-        raise Conflict(f"the {name} is running")
+        raise Conflict(_("the %(service)s is running") % {"service": name})
     supervisor.request_restart(settings.DATA, name)
     return {"requested": name}
 
@@ -48,7 +50,7 @@ def backup_command(body):
         return {"started": True}
     if command == "settings":
         return {"settings": state.update_settings(body)}
-    raise Invalid('command must be "run" or "settings"')
+    raise Invalid(_('command must be "run" or "settings"'))
 
 
 # -- JSON -----------------------------------------------------------------------------------------
@@ -116,18 +118,19 @@ def _health_action(request):
     back = request.path + (f"?{request.POST['query']}" if request.POST.get("query") else "")
     if "restart" in request.POST:
         restart(request.POST["restart"])
-        messages.success(request, f"Restart of the {request.POST['restart']} requested.")
+        messages.success(request, _("Restart of the %(service)s requested.") % {"service": request.POST["restart"]})
         return HttpResponseRedirect(back)
     # A row's own button acknowledges that row; "Acknowledge selected" takes the ticked boxes.
     ids = [request.POST["acknowledge"]] if request.POST.get("acknowledge") else request.POST.getlist("ids")
     if not ids:
-        raise Invalid("select at least one incident")
+        raise Invalid(_("select at least one incident"))
     if len(ids) > 1 and request.POST.get("confirm") != "yes":
         selected = [i for i in incidents.read() if i["id"] in set(ids) and not i["acknowledged"]]
         return render_section(request, "ops/acknowledge_confirm.html", "admin", "health", selected=selected,
                               query=request.POST.get("query", ""))
     done = incidents.acknowledge_many(ids, request.account["name"])
-    messages.success(request, f"{done} incident{'s' if done != 1 else ''} acknowledged.")
+    messages.success(request, ngettext("%(n)s incident acknowledged.", "%(n)s incidents acknowledged.", done)
+                     % {"n": done})
     return HttpResponseRedirect(back)
 
 
@@ -151,29 +154,32 @@ def _backups_action(request):
     command = request.POST.get("command")
     if command == "run":
         run.run_in_background("manual")
-        messages.success(request, "Backup started; its progress shows below.")
+        messages.success(request, _("Backup started; its progress shows below."))
     elif command == "settings":
         state.update_settings(_settings_from_form(request.POST))
-        messages.success(request, "Backup settings saved.")
+        messages.success(request, _("Backup settings saved."))
     elif command in ("delete", "verify"):
         names = request.POST.getlist("names")
         if not names:
-            raise Invalid("select at least one archive")
+            raise Invalid(_("select at least one archive"))
         if command == "delete" and request.POST.get("confirm") != "yes":
             return render_section(request, "ops/backups_delete_confirm.html", "admin", "backups", names=names,
                                   query=request.POST.get("query", ""))
         if command == "delete":
             done = run.delete_archives(names)
-            messages.success(request, f"{len(done)} archive{'s' if len(done) != 1 else ''} deleted.")
+            messages.success(request, ngettext("%(n)s archive deleted.", "%(n)s archives deleted.", len(done))
+                             % {"n": len(done)})
         else:
             results = run.verify_archives(names)
             bad = {n: why for n, why in results.items() if why}
             for name, why in bad.items():
-                messages.error(request, f"{name}: NOT verified: {why}")
+                messages.error(request, _("%(name)s: NOT verified: %(why)s") % {"name": name, "why": why})
             good = len(results) - len(bad)
-            messages.success(request, f"{good} of {len(results)} archive{'s' if len(results) != 1 else ''} verified.")
+            verified = ngettext("%(good)s of %(n)s archive verified.", "%(good)s of %(n)s archives verified.",
+                                len(results))
+            messages.success(request, verified % {"good": good, "n": len(results)})
     else:
-        raise Invalid("unknown action")
+        raise Invalid(_("unknown action"))
     return HttpResponseRedirect(back)
 
 
@@ -182,7 +188,7 @@ def _settings_from_form(form):
         try:
             return int(form.get(name, default))
         except ValueError:
-            raise Invalid(f"{name} must be a whole number") from None
+            raise Invalid(_("%(field)s must be a whole number") % {"field": name}) from None
 
     return {"schedule": {"every": form.get("every", "off"), "at": form.get("at", "03:00"),
                          "hours": number("hours", 24)},

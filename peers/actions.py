@@ -2,6 +2,8 @@
 reader runs, by the command itself under the data lock: the same functions either way."""
 import os
 
+from django.utils.translation import gettext as _
+
 from library import libraries
 from mangacircus import localadmin
 from mangacircus.errors import Invalid, Unavailable
@@ -31,7 +33,7 @@ def listing(payload):
 def share(payload):
     policy = payload.get("share")
     if not isinstance(policy, (str, list)):
-        raise Invalid('share must be "none", "all" or a list of manga names')
+        raise Invalid(_('share must be "none", "all" or a list of manga names'))
     return {"peer": peers.share(payload.get("name"), policy, library_manga())}
 
 

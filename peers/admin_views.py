@@ -5,6 +5,8 @@ deletes; POST …/test says in words whether the peer answers; GET …/catalog s
 catalog next to this library: each version missing here, the same, or different there.
 Queuing a transfer is a POST to the scraper through its admin proxy (/api/admin/scraper/jobs).
 """
+from django.utils.translation import gettext as _
+
 from library import contenthash, files
 from mangacircus.errors import Invalid, Unavailable
 from mangacircus.http import api, field
@@ -44,7 +46,7 @@ def peer_api(request, name):
     enabled = field(d, "enabled", bool, required=False)
     new_accept = field(d, "newAccept", bool, required=False, default=False)
     if url is None and not present and enabled is None and not new_accept:
-        raise Invalid("nothing to change: send url, present, enabled, newAccept, share or delete")
+        raise Invalid(_("nothing to change: send url, present, enabled, newAccept, share or delete"))
     peer, accept = peers.edit(name, url=url, present=present, enabled=enabled, new_accept=new_accept)
     return {"peer": peer, "accept": accept}
 

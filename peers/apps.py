@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class PeersConfig(AppConfig):
@@ -15,7 +16,7 @@ class PeersConfig(AppConfig):
         actions.register()
         backups.register_snapshot(store.FILE, store.STATE.snapshot)  # as of now or of its next flush
         events.library_moved.connect(store.on_moved)
-        settings_section("admin", "peers", "Peers", "mc-admin-peers", order=60)
+        settings_section("admin", "peers", gettext_lazy("Peers"), "mc-admin-peers", order=60)
 
     def check_runtime(self):
         from . import store

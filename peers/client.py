@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 import orjson
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from mangacircus import netguard
 
@@ -30,25 +31,27 @@ def _allowed(host, port, ip):
 def _words(e, url):
     host = urlsplit(url).hostname
     if isinstance(e, netguard.Unresolvable):
-        return f"the name {e.host} cannot be resolved (DNS): check the URL"
+        return _("the name %(host)s cannot be resolved (DNS): check the URL") % {"host": e.host}
     if isinstance(e, netguard.NotPublic):
-        return (f"{e.host} resolves to {e.ip}, a loopback or private address: a peer on your own network must be "
-                f"listed in PEER_ALLOW (for example PEER_ALLOW={e.host} or PEER_ALLOW={e.ip})")
+        return (_("%(host)s resolves to %(ip)s, a loopback or private address: a peer on your own network must be "
+                  "listed in PEER_ALLOW (for example PEER_ALLOW=%(host)s or PEER_ALLOW=%(ip)s)")
+                % {"host": e.host, "ip": e.ip})
     if isinstance(e, netguard.NotHttp):
-        return "only http:// and https:// peers are possible"
+        return _("only http:// and https:// peers are possible")
     if isinstance(e, netguard.BadUrl):
-        return "the URL is not valid (its address or port)"
+        return _("the URL is not valid (its address or port)")
     if isinstance(e, netguard.HopFailed):
         if isinstance(e.error, ssl.SSLError):
-            return f"TLS failed with {host}: {getattr(e.error, 'reason', None) or e.error}"
+            reason = getattr(e.error, "reason", None) or e.error
+            return _("TLS failed with %(host)s: %(reason)s") % {"host": host, "reason": reason}
         if isinstance(e.error, ConnectionRefusedError):
-            return f"{host} refused the connection: is the peer's server running on that port?"
+            return _("%(host)s refused the connection: is the peer's server running on that port?") % {"host": host}
         if isinstance(e.error, TimeoutError):
-            return f"{host} did not answer in time"
+            return _("%(host)s did not answer in time") % {"host": host}
         return f"{host}: {e.error}"
     if isinstance(e, netguard.DeadlinePassed):
-        return f"{host} did not answer within {TIMEOUT:g} s"
-    return f"{host} redirected too many times"
+        return _("%(host)s did not answer within %(seconds)s s") % {"host": host, "seconds": f"{TIMEOUT:g}"}
+    return _("%(host)s redirected too many times") % {"host": host}
 
 
 def fetch_json(url, secret, path):
@@ -64,36 +67,39 @@ def fetch_json(url, secret, path):
         status = answer.response.status
         body = answer.read_body(MAX_BYTES, deadline, TIMEOUT)
     except netguard.DeadlinePassed:
-        raise PeerError(f"{urlsplit(url).hostname} did not send its whole answer within {TIMEOUT:g} s") from None
+        raise PeerError(_("%(host)s did not send its whole answer within %(seconds)s s")
+                        % {"host": urlsplit(url).hostname, "seconds": f"{TIMEOUT:g}"}) from None
     except (OSError, http.client.HTTPException) as e:
-        raise PeerError(f"the answer from {urlsplit(url).hostname} was cut: {e}") from None
+        raise PeerError(_("the answer from %(host)s was cut: %(error)s")
+                        % {"host": urlsplit(url).hostname, "error": e}) from None
     finally:
         answer.close()
     if status == 401:
-        raise PeerError("the peer refused our secret (401): the secret this server presents must be the one "
-                        "the peer accepts from us")
+        raise PeerError(_("the peer refused our secret (401): the secret this server presents must be the one "
+                          "the peer accepts from us"))
     if status == 429:
-        raise PeerError("the peer is rate limiting us (429) after wrong secrets; wait and try again")
+        raise PeerError(_("the peer is rate limiting us (429) after wrong secrets; wait and try again"))
     if status == 404:
-        raise PeerError("the peer has no peer API at that URL (404): check the URL, or the peer's version")
+        raise PeerError(_("the peer has no peer API at that URL (404): check the URL, or the peer's version"))
     if status != 200:
-        raise PeerError(f"the peer answered HTTP {status}")
+        raise PeerError(_("the peer answered HTTP %(status)s") % {"status": status})
     if len(body) > MAX_BYTES:
-        raise PeerError(f"the peer's answer is larger than {MAX_BYTES >> 20} MB")
+        raise PeerError(_("the peer's answer is larger than %(mb)s MB") % {"mb": MAX_BYTES >> 20})
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError:
-        raise PeerError("the peer did not answer JSON: is that URL a MangaCircus server?") from None
+        raise PeerError(_("the peer did not answer JSON: is that URL a MangaCircus server?")) from None
     if not isinstance(data, dict) or data.get("protocol") != PROTOCOL:
         theirs = data.get("protocol") if isinstance(data, dict) else "?"
-        raise PeerError(f"the peer speaks another version of the peer API ({theirs}, this server speaks {PROTOCOL})")
+        raise PeerError(_("the peer speaks another version of the peer API (%(theirs)s, this server speaks %(ours)s)")
+                        % {"theirs": theirs, "ours": PROTOCOL})
     return data
 
 
 def catalog(name):
     peer = peers.get(name)
     if not peer["enabled"]:
-        raise PeerError(f"{name} is disabled")
+        raise PeerError(_("%(name)s is disabled") % {"name": name})
     return fetch_json(peer["url"], peer["present"], "/api/peer/catalog")
 
 
@@ -103,4 +109,5 @@ def test(name):
         data = catalog(name)
     except PeerError as e:
         return {"ok": False, "message": str(e)}
-    return {"ok": True, "message": f"connected: {name} shares {len(data['manga'])} manga with this server"}
+    return {"ok": True, "message": _("connected: %(name)s shares %(n)s manga with this server")
+            % {"name": name, "n": len(data["manga"])}}

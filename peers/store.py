@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import orjson
+from django.utils.translation import gettext as _
 
 from mangacircus import moves as moved
 from mangacircus.errors import Conflict, Invalid, NotFound
@@ -88,27 +89,29 @@ def _hash(secret: str) -> str:
 
 def check_name(name: object) -> str:
     if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise Invalid("a peer's name is 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit")
+        raise Invalid(_("a peer's name is 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit"))
     return name
 
 
 def check_url(url: object) -> str:
     if not isinstance(url, str) or len(url) > 500:
-        raise Invalid("the peer's URL must be a string of at most 500 characters")
+        raise Invalid(_("the peer's URL must be a string of at most 500 characters"))
     url = url.strip().rstrip("/")
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError on a bad port
     except ValueError:
-        raise Invalid(f"{url!r} is not a valid URL") from None
+        raise Invalid(_("%(url)s is not a valid URL") % {"url": repr(url)}) from None
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
-        raise Invalid("the peer's URL must be http:// or https:// with a host (and no ?query or #fragment)")
+        raise Invalid(_("the peer's URL must be http:// or https:// with a host (and no ?query or #fragment)"))
     return url
 
 
 def check_secret(secret: object, what: str) -> str:
     if not isinstance(secret, str) or not _SECRET.fullmatch(secret.strip()):
-        raise Invalid(f"the {what} secret must be 24 to 200 visible characters without spaces")
+        if what == "presented":
+            raise Invalid(_("the presented secret must be 24 to 200 visible characters without spaces"))
+        raise Invalid(_("the accepted secret must be 24 to 200 visible characters without spaces"))
     return secret.strip()
 
 
@@ -127,7 +130,7 @@ def get(name: str) -> Peer:
     with _read() as all_peers:
         peer = all_peers.get(name) if isinstance(name, str) else None
         if peer is None:
-            raise NotFound(f"no peer named {name!r}")
+            raise NotFound(_("no peer named %(name)s") % {"name": repr(name)})
         return dict(peer)
 
 
@@ -138,9 +141,9 @@ def add(name: str, url: str, present: str, accept: str | None = None) -> tuple[d
     accept = check_secret(accept, "accepted") if accept else new_secret()
     with _change() as all_peers:
         if any(n.lower() == name.lower() for n in all_peers):
-            raise Conflict(f"a peer named {name!r} exists already")
+            raise Conflict(_("a peer named %(name)s exists already") % {"name": repr(name)})
         if any(hmac.compare_digest(p["acceptHash"], _hash(accept)) for p in all_peers.values()):
-            raise Conflict("another peer already uses that accepted secret; each peer needs its own")
+            raise Conflict(_("another peer already uses that accepted secret; each peer needs its own"))
         peer = {"url": url, "present": present, "acceptHash": _hash(accept), "enabled": True, "share": "none",
                 "created": int(time.time() * 1000)}
         all_peers[name] = peer
@@ -154,14 +157,14 @@ def edit(name: str, *, url: str | None = None, present: str | None = None, enabl
     with _change() as all_peers:
         peer = all_peers.get(name)
         if peer is None:
-            raise NotFound(f"no peer named {name!r}")
+            raise NotFound(_("no peer named %(name)s") % {"name": repr(name)})
         if url is not None:
             peer["url"] = check_url(url)
         if present:
             peer["present"] = check_secret(present, "presented")
         if enabled is not None:
             if not isinstance(enabled, bool):
-                raise Invalid("enabled must be true or false")
+                raise Invalid(_("enabled must be true or false"))
             peer["enabled"] = enabled
         if new_accept:
             accept = new_secret()
@@ -173,15 +176,16 @@ def share(name: str, policy: str | list[str], known: Collection[str] = ()) -> di
     """Set what `name` may see: "none", "all" or a list of manga names (each in `known`)."""
     if policy not in ("none", "all"):
         if not isinstance(policy, list) or not all(isinstance(m, str) and m for m in policy):
-            raise Invalid('share must be "none", "all" or a list of manga names')
+            raise Invalid(_('share must be "none", "all" or a list of manga names'))
         missing = [m for m in policy if m not in known]
         if missing:
-            raise NotFound(f"no manga named {', '.join(repr(m) for m in missing)} in this library")
+            names = ", ".join(repr(m) for m in missing)
+            raise NotFound(_("no manga named %(names)s in this library") % {"names": names})
         policy = sorted(set(policy))
     with _change() as all_peers:
         peer = all_peers.get(name)
         if peer is None:
-            raise NotFound(f"no peer named {name!r}")
+            raise NotFound(_("no peer named %(name)s") % {"name": repr(name)})
         peer["share"] = policy
     return view(name, peer)
 
@@ -189,7 +193,7 @@ def share(name: str, policy: str | list[str], known: Collection[str] = ()) -> di
 def remove(name: str) -> None:
     with _change() as all_peers:
         if all_peers.pop(name, None) is None:
-            raise NotFound(f"no peer named {name!r}")
+            raise NotFound(_("no peer named %(name)s") % {"name": repr(name)})
 
 
 def authenticate(secret: object) -> str | None:

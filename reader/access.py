@@ -18,6 +18,8 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+
 from accounts import users as accounts_users
 from library import index as library_index
 from library import libraries as library_libraries
@@ -169,17 +171,19 @@ def set_restrictions(user: str, only: list[str] | None, exclude_tags: list[str],
     `libraries` the libraries the user may see (None: all of them)."""
     if only is not None and (not isinstance(only, list) or len(only) > MAX_NAMES
                              or not all(isinstance(n, str) and n for n in only)):
-        raise Invalid(f"only must be a list of at most {MAX_NAMES} manga names, or null")
+        raise Invalid(_("only must be a list of at most %(max_names)s manga names, or null") % {"max_names": MAX_NAMES})
     if not isinstance(exclude_tags, list) or len(exclude_tags) > MAX_TAGS or not all(
             isinstance(t, str) and 0 < len(t.strip()) <= 100 for t in exclude_tags):
-        raise Invalid(f"excludeTags must be a list of at most {MAX_TAGS} tags of 1 to 100 characters")
+        raise Invalid(_("excludeTags must be a list of at most %(max_tags)s tags of 1 to 100 characters")
+                      % {"max_tags": MAX_TAGS})
     names = [lib.name for lib in library_libraries.all()]
     if libraries is not None:
         if not isinstance(libraries, list) or not all(isinstance(n, str) for n in libraries):
-            raise Invalid("libraries must be a list of library names, or null")
+            raise Invalid(_("libraries must be a list of library names, or null"))
         unknown = [n for n in libraries if n not in names]
         if unknown:
-            raise Invalid(f"no library named {unknown[0]} (the libraries: {', '.join(names)})")
+            raise Invalid(_("no library named %(name)s (the libraries: %(libraries)s)")
+                          % {"name": unknown[0], "libraries": ', '.join(names)})
         if set(libraries) >= set(names):
             libraries = None  # every library: no restriction
     tags = sorted({t.strip() for t in exclude_tags}, key=str.casefold)

@@ -17,6 +17,8 @@ import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+
 from accounts import users
 from mangacircus import db
 from mangacircus import moves as moved
@@ -109,10 +111,10 @@ def send_test(user: str) -> tuple[bool, str]:
     within the webhook timeout; -> (delivered, what happened in words)."""
     settings = prefs.get_settings(user)
     if not settings.get("webhook"):
-        raise Invalid("set a webhook URL first")
+        raise Invalid(_("set a webhook URL first"))
     with _testing_lock:
         if user in _testing:
-            raise Conflict("a test notification is being sent already; wait for its result")
+            raise Conflict(_("a test notification is being sent already; wait for its result"))
         _testing.add(user)
     try:
         item = {"manga": "MangaCircus", "chapter": "0/0", "text": "MangaCircus · a test notification", "url": ""}

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 from django.conf import settings
 from django.core import checks
+from django.utils.translation import gettext_lazy
 
 
 class ReaderConfig(AppConfig):
@@ -40,10 +41,10 @@ class ReaderConfig(AppConfig):
         events.scan_finished.connect(announce.on_scan)
         events.read_markers.connect(markers.on_read_markers)
 
-        settings_section("user", "reading", "Reading", "mc-settings-reading", order=20)
-        settings_section("user", "notifications", "Notifications", "mc-settings-notifications", order=30)
-        settings_section("user", "clock", "Reading clock", "mc-settings-clock", order=40)
-        settings_section("user", "offline", "Offline", "mc-settings-offline", order=45)
+        settings_section("user", "reading", gettext_lazy("Reading"), "mc-settings-reading", order=20)
+        settings_section("user", "notifications", gettext_lazy("Notifications"), "mc-settings-notifications", order=30)
+        settings_section("user", "clock", gettext_lazy("Reading clock"), "mc-settings-clock", order=40)
+        settings_section("user", "offline", gettext_lazy("Offline"), "mc-settings-offline", order=45)
 
     def start_runtime(self):
         from . import webhooks, webpush

@@ -7,11 +7,13 @@ All URLs in it are relative to the app root.
 """
 from urllib.parse import quote
 
+from django.utils.translation import gettext as _
+
 from catalog import overrides
 from library import files
 from mangacircus.errors import Invalid
 from mangacircus.http import field, text_field
-from mangacircus.memo import PerObject
+from mangacircus.memo import PerObject, per_language
 
 from . import lookup, prefs, progress, reading_clock, readlists, votes
 
@@ -74,7 +76,7 @@ def _in_list(user, rid, manga, chapter):
 _positions = PerObject(lambda manga: {c.id: i for i, c in enumerate(manga.chapters())})
 
 
-@PerObject
+@per_language
 def _picker(manga):
     """What of the chapter picker is the same for every user: the runs of the reading order
     (Manga.runs(); book "0" may come more than once). Labels come from reader/lookup.py, as on the
@@ -147,15 +149,15 @@ def save_position(user, data):
     shift = field(data, "shift", list, required=False, default=[])
     at = field(data, "at", int, required=False)
     if at is not None and not 0 <= at < 2**53:
-        raise Invalid("at must be a time in milliseconds since 1970")
+        raise Invalid(_("at must be a time in milliseconds since 1970"))
     manga = lookup.manga_or_404(manga_name, user=user)
     chapter = lookup.chapter_or_404(manga, cid)
     version = lookup.version_or_404(chapter, version_name)
     if pages != version.page_count:
-        raise Invalid(f"n must be the version's page count ({version.page_count})")
+        raise Invalid(_("n must be the version's page count (%(page_count)s)") % {"page_count": version.page_count})
     if not 0 <= page < pages:
-        raise Invalid(f"p must be a page index from 0 to {pages - 1}")
+        raise Invalid(_("p must be a page index from 0 to %(last)s") % {"last": pages - 1})
     if len(shift) > pages or any(isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < pages for i in shift):
-        raise Invalid(f"shift must be a list of page indices from 0 to {pages - 1}")
+        raise Invalid(_("shift must be a list of page indices from 0 to %(last)s") % {"last": pages - 1})
     return progress.save(user, manga.name, chapter.id, version=version.name, page=page, pages=pages,
                          done=done, shift=sorted(set(shift)), at=at)

@@ -4,6 +4,7 @@ or all history (HTML forms with CSRF, post/redirect/get). Users only ever reach 
 from django.contrib import messages
 from django.http import HttpResponseRedirect, JsonResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import rules
@@ -19,7 +20,7 @@ from . import access, lookup, prefs, reading_clock
 def pulse(request):
     user = request.account["name"]
     if not prefs.get_settings(user).get("readingClock"):
-        raise Forbidden("the reading clock is off; turn it on in Settings → Reading clock")
+        raise Forbidden(_("the reading clock is off; turn it on in Settings → Reading clock"))
     manga, chapter = lookup.chapter_fields(request.data, user=user)
     version = lookup.version_or_404(chapter, text_field(request.data, "v"))
     checked = reading_clock.check_pulse(request.data, version.page_count)
@@ -49,9 +50,9 @@ def delete_history(request, data):
     user = request.account["name"]
     if "all" in data:
         if field(data, "all", bool) is not True:
-            raise Invalid("all must be true (or send m)")
+            raise Invalid(_("all must be true (or send m)"))
         rules.confirm_password(user, field(data, "password", str), client_ip(request),
-                               wrong="That password is not right.")
+                               wrong=_("That password is not right."))
         return {"deleted": "all", "chapters": reading_clock.delete_all(user)}
     name = text_field(data, "m")
     # A manga that left the library may still have history; otherwise it must exist. One hidden
@@ -75,14 +76,14 @@ def clock(request):
         action = post.get("action")
         if action == "delete":
             done = delete_history(request, {"m": post.get("m", "")})
-            messages.success(request, f"Deleted the reading history of {done['deleted']}.")
+            messages.success(request, _("Deleted the reading history of %(deleted)s.") % {"deleted": done['deleted']})
         elif action == "delete-all":
             delete_history(request, {"all": True, "password": post.get("password", "")})
-            messages.success(request, "Deleted all your reading history.")
+            messages.success(request, _("Deleted all your reading history."))
         else:
             on = "readingClock" in post
             prefs.update_settings(name, prefs.validate_settings({"readingClock": on}))
-            messages.success(request, "The reading clock is on." if on else "The reading clock is off.")
+            messages.success(request, _("The reading clock is on.") if on else _("The reading clock is off."))
         return HttpResponseRedirect(request.path)
     sees = access.visible(name)
     history = [(m, _minutes(ms), chapters) for m, ms, chapters in reading_clock.manga_totals(name) if sees(m)]

@@ -16,6 +16,8 @@ import base64
 import secrets
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from mangacircus import db
 from mangacircus import moves as moved
 from mangacircus.clock import now_ms
@@ -92,7 +94,7 @@ def get(account: Account, cid: str) -> dict[str, Any]:
     with db.lock():
         item = db.section("collections").get(cid) if isinstance(cid, str) else None
         if item is None or not sees(account, item):
-            raise NotFound(f"no collection with id {cid}")
+            raise NotFound(_("no collection with id %(cid)s") % {"cid": cid})
         return _copy(item)
 
 
@@ -116,26 +118,26 @@ def containing(account: Account, name: str) -> list[dict[str, Any]]:
 
 def check_text(value: Any, field: str, limit: int, *, empty: bool) -> str:
     if not isinstance(value, str):
-        raise Invalid(f"{field} must be a string")
+        raise Invalid(_("%(field)s must be a string") % {"field": field})
     value = value.strip()
     if not value and not empty:
-        raise Invalid(f"{field} must not be empty")
+        raise Invalid(_("%(field)s must not be empty") % {"field": field})
     if len(value) > limit:
-        raise Invalid(f"{field} is longer than {limit} characters")
+        raise Invalid(_("%(field)s is longer than %(limit)s characters") % {"field": field, "limit": limit})
     return value
 
 
 def _check_name(account: Account, name: str, but: str | None = None) -> None:
     for item in db.section("collections").values():
         if item["id"] != but and sees(account, item) and item["name"].casefold() == name.casefold():
-            raise Invalid(f"a collection named {item['name']} exists already")
+            raise Invalid(_("a collection named %(name)s exists already") % {"name": item['name']})
 
 
 def _names(value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(n, str) and n for n in value):
-        raise Invalid("members must be a list of manga names")
+        raise Invalid(_("members must be a list of manga names"))
     if len(value) > MAX_MEMBERS:
-        raise Invalid(f"a collection holds at most {MAX_MEMBERS} manga")
+        raise Invalid(_("a collection holds at most %(max_members)s manga") % {"max_members": MAX_MEMBERS})
     return list(dict.fromkeys(value))
 
 
@@ -146,16 +148,17 @@ def create(account: Account, name: Any, *, summary: Any = "", ordered: Any = Tru
     name = check_text(name, "name", MAX_NAME, empty=False)
     summary = check_text(summary, "summary", MAX_SUMMARY, empty=True)
     if not isinstance(ordered, bool):
-        raise Invalid("ordered must be true or false")
+        raise Invalid(_("ordered must be true or false"))
     if shared is None:
         shared = bool(account.get("admin"))
     if not isinstance(shared, bool):
-        raise Invalid("shared must be true or false")
+        raise Invalid(_("shared must be true or false"))
     names = _names(list(members))
     with db.lock():
         section = db.section("collections")
         if len(section) >= MAX_COLLECTIONS:
-            raise Invalid(f"this server holds at most {MAX_COLLECTIONS} collections; delete some first")
+            raise Invalid(_("this server holds at most %(max_collections)s collections; delete some first")
+                          % {"max_collections": MAX_COLLECTIONS})
         _check_name(account, name)
         now = now_ms()
         item = {"id": new_id(), "name": name, "summary": summary, "ordered": ordered, "owner": account["name"],
@@ -179,7 +182,8 @@ def import_many(items: list[dict[str, Any]]) -> int:
         section = db.section("collections")
         now = now_ms()
         if len(section) + sum(1 for i in items if i["id"] is None) > MAX_COLLECTIONS:
-            raise Invalid(f"this server holds at most {MAX_COLLECTIONS} collections; the import would pass it")
+            raise Invalid(_("this server holds at most %(max_collections)s collections; the import would pass it")
+                          % {"max_collections": MAX_COLLECTIONS})
         for wanted in items:
             if wanted["id"] is None:
                 item = {"id": new_id(), "name": wanted["name"][:MAX_NAME], "summary": wanted["summary"][:MAX_SUMMARY],
@@ -200,9 +204,9 @@ def import_many(items: list[dict[str, Any]]) -> int:
 def _editable(account: Account, cid: str) -> dict[str, Any]:
     item = db.section("collections").get(cid) if isinstance(cid, str) else None
     if item is None or not sees(account, item):
-        raise NotFound(f"no collection with id {cid}")
+        raise NotFound(_("no collection with id %(cid)s") % {"cid": cid})
     if not can_edit(account, item):
-        raise Forbidden("only its owner (or an admin, when it is shared) changes this collection")
+        raise Forbidden(_("only its owner (or an admin, when it is shared) changes this collection"))
     return item
 
 
@@ -220,13 +224,13 @@ def update(account: Account, cid: str, changes: dict[str, Any]) -> dict[str, Any
             new["summary"] = check_text(changes["summary"], "summary", MAX_SUMMARY, empty=True)
         if "ordered" in changes:
             if not isinstance(changes["ordered"], bool):
-                raise Invalid("ordered must be true or false")
+                raise Invalid(_("ordered must be true or false"))
             new["ordered"] = changes["ordered"]
         if "shared" in changes:
             if not isinstance(changes["shared"], bool):
-                raise Invalid("shared must be true or false")
+                raise Invalid(_("shared must be true or false"))
             if changes["shared"] != item.get("shared") and item.get("owner") != account["name"]:
-                raise Forbidden("only its owner shares or unshares a collection")
+                raise Forbidden(_("only its owner shares or unshares a collection"))
             new["shared"] = changes["shared"]
         if "members" in changes:
             sees = access.visible(account["name"])
@@ -236,7 +240,7 @@ def update(account: Account, cid: str, changes: dict[str, Any]) -> dict[str, Any
         if "cover" in changes:
             chosen = changes["cover"]
             if chosen is not None and chosen not in new["members"]:
-                raise Invalid("cover must name a member of the collection, or be null")
+                raise Invalid(_("cover must name a member of the collection, or be null"))
             new["cover"] = chosen
         new["modified"] = now_ms()
         item.clear()
@@ -251,7 +255,7 @@ def add(account: Account, cid: str, names: list[str]) -> dict[str, Any]:
         item = _editable(account, cid)
         fresh = [n for n in dict.fromkeys(names) if n not in item["members"]]
         if len(item["members"]) + len(fresh) > MAX_MEMBERS:
-            raise Invalid(f"a collection holds at most {MAX_MEMBERS} manga")
+            raise Invalid(_("a collection holds at most %(max_members)s manga") % {"max_members": MAX_MEMBERS})
         item["members"] += fresh
         item["modified"] = now_ms()
         db.touch()

@@ -6,6 +6,8 @@ that name real manga, chapters and versions. Also the app-relative URLs of manga
 from functools import lru_cache
 from urllib.parse import quote
 
+from django.utils.translation import gettext as _
+
 from library import index as library_index
 from library import thumbs
 from mangacircus.errors import NotFound
@@ -23,21 +25,21 @@ def manga_or_404(name, index=None, user=None):
     (reader/access.py), in the same words, so a hidden manga cannot be told from a missing one."""
     manga = (index if index is not None else current()).get(name) if isinstance(name, str) else None
     if manga is None or (user is not None and not access.can_see(user, manga.name)):
-        raise NotFound(f"no manga named {name}" if isinstance(name, str) else "no such manga")
+        raise NotFound(_("no manga named %(name)s") % {"name": name} if isinstance(name, str) else _("no such manga"))
     return manga
 
 
 def chapter_or_404(manga, cid):
     chapter = manga.chapter(cid) if isinstance(cid, str) else None
     if chapter is None:
-        raise NotFound(f"{manga.title} has no chapter {cid}")
+        raise NotFound(_("%(title)s has no chapter %(cid)s") % {"title": manga.title, "cid": cid})
     return chapter
 
 
 def version_or_404(chapter, name):
     version = next((v for v in chapter.versions if v.name == name), None)
     if version is None:
-        raise NotFound(f"chapter {chapter.id} has no version {name}")
+        raise NotFound(_("chapter %(id)s has no version %(name)s") % {"id": chapter.id, "name": name})
     return version
 
 
@@ -92,21 +94,25 @@ def cover_url(manga):
 
 def chapter_label(chapter):
     """ "Ch. 2", "Ch. 2.5", "Extra 1": the number part of a chapter's name, the same in the reader,
-    on the manga page, in notifications and webhooks. A chapter of an extras book is an extra."""
+    on the manga page, in notifications and webhooks, in the reader's language ("第2話"; English
+    where no request chose one). A chapter of an extras book is an extra."""
     if chapter.key.startswith("x") or chapter.book.startswith("x"):
-        return f"Extra {chapter.key.removeprefix('x')}"
-    return f"Ch. {chapter.key}"
+        return _("Extra %(number)s") % {"number": chapter.key.removeprefix("x")}
+    return _("Ch. %(number)s") % {"number": chapter.key}
 
 
 def chapter_name(chapter):
     """ "Ch. 6: Frost" or "Ch. 6"."""
     label = chapter_label(chapter)
-    return f"{label}: {chapter.title}" if chapter.title else label
+    return _("%(label)s: %(title)s") % {"label": label, "title": chapter.title} if chapter.title else label
 
 
 def book_heading(book):
     """The heading of a book, or None for the implicit book "0" (shown without one)."""
     if book.key == "0":
         return None
-    number = f"Extras {book.key[1:]}" if book.extra else f"Book {book.key}"
+    if book.extra:
+        number = _("Extras %(number)s") % {"number": book.key[1:]}
+    else:
+        number = _("Book %(number)s") % {"number": book.key}
     return f"{number} · {book.title}" if book.title else number

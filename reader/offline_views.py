@@ -11,6 +11,8 @@ from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import get_script_prefix, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from mangacircus.errors import Invalid
@@ -27,7 +29,7 @@ def _shell():
     """The static URLs the worker keeps for offline use: every script, the CSS, the icons, the manifest."""
     names = set()
     for finder in finders.get_finders():
-        for name, _ in finder.list([]):
+        for name, _storage in finder.list([]):
             name = name.replace("\\", "/")
             if name.startswith(SHELL_FOLDERS) and name != WORKER or name == "manifest.webmanifest":
                 names.add(name)
@@ -69,12 +71,18 @@ def storage(request):
         try:
             ahead = int(request.POST.get("offlineAhead", ""))
         except ValueError:
-            raise Invalid("the number of chapters must be a whole number from 1 to 20") from None
+            raise Invalid(_("the number of chapters must be a whole number from 1 to 20")) from None
         followed = request.POST.get("offlineFollowed") == "on"
         prefs.update_settings(name, prefs.validate_settings({"offlineAhead": ahead, "offlineFollowed": followed}))
-        chapters = f"{ahead} unread chapter{'s' if ahead != 1 else ''}"
-        also = f"; the next {chapters} of each manga you follow are kept by themselves" if followed else ""
-        messages.success(request, f"“Keep next” keeps {chapters}{also}.")
+        if followed:
+            kept = ngettext("“Keep next” keeps %(n)s unread chapter; the next %(n)s unread chapter of each manga you "
+                            "follow are kept by themselves.",
+                            "“Keep next” keeps %(n)s unread chapters; the next %(n)s unread chapters of each manga "
+                            "you follow are kept by themselves.", ahead)
+        else:
+            kept = ngettext("“Keep next” keeps %(n)s unread chapter.", "“Keep next” keeps %(n)s unread chapters.",
+                            ahead)
+        messages.success(request, kept % {"n": ahead})
         return HttpResponseRedirect(request.path)
     settings = prefs.get_settings(name)
     return render_section(request, "settings/offline.html", "user", "offline",

@@ -2,6 +2,8 @@
 and saving them in the user's record (accounts/users.py stores only what the user changed)."""
 from urllib.parse import urlsplit
 
+from django.utils.translation import gettext as _
+
 from accounts import users
 from mangacircus import languages
 from mangacircus.errors import Invalid
@@ -62,47 +64,52 @@ def validate_settings(changes):
     for key, value in changes.items():
         if key in CHOICES:
             if value not in CHOICES[key]:
-                raise Invalid(f"{key} must be one of {', '.join(CHOICES[key])}")
+                raise Invalid(_("%(key)s must be one of %(choices)s")
+                              % {"key": key, "choices": ', '.join(CHOICES[key])})
         elif key in BOOLEANS:
             if not isinstance(value, bool):
-                raise Invalid(f"{key} must be true or false")
+                raise Invalid(_("%(key)s must be true or false") % {"key": key})
         elif key in NUMBERS:
             low, high = NUMBERS[key]
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise Invalid(f"{key} must be a whole number from {low} to {high}")
+                raise Invalid(_("%(key)s must be a whole number from %(low)s to %(high)s")
+                              % {"key": key, "low": low, "high": high})
         elif key == "zoom":
             value = _zoom(value)
         elif key == "webhook":
             value = _webhook(value)
         elif key == "language":
             if value != "" and value not in languages.OFFERED:
-                raise Invalid(f"language must be \"\" (automatic) or one of {', '.join(languages.OFFERED)}")
+                raise Invalid(_("language must be \"\" (automatic) or one of %(languages)s")
+                              % {"languages": ', '.join(languages.OFFERED)})
         else:
-            raise Invalid(f"{key} is not a setting")
+            raise Invalid(_("%(key)s is not a setting") % {"key": key})
         clean[key] = value
     return clean
 
 
 def _zoom(value):
     if not isinstance(value, dict):
-        raise Invalid("zoom must be an object")
+        raise Invalid(_("zoom must be an object"))
     for mode, z in value.items():
         if mode not in ZOOM_KEYS:
-            raise Invalid(f"zoom.{mode} is not a zoom key ({', '.join(ZOOM_KEYS)})")
+            raise Invalid(_("zoom.%(mode)s is not a zoom key (%(keys)s)")
+                          % {"mode": mode, "keys": ', '.join(ZOOM_KEYS)})
         if isinstance(z, bool) or not isinstance(z, (int, float)) or not ZOOM_MIN <= z <= ZOOM_MAX:
-            raise Invalid(f"zoom.{mode} must be a number from {ZOOM_MIN} to {ZOOM_MAX}")
+            raise Invalid(_("zoom.%(mode)s must be a number from %(zoom_min)s to %(zoom_max)s")
+                          % {"mode": mode, "zoom_min": ZOOM_MIN, "zoom_max": ZOOM_MAX})
     return {mode: round(float(z), 4) for mode, z in value.items()}
 
 
 def _webhook(value):
     if not isinstance(value, str):
-        raise Invalid("webhook must be a string")
+        raise Invalid(_("webhook must be a string"))
     value = value.strip()
     if not value:
         return ""
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.hostname or len(value) > 2000:
-        raise Invalid("webhook must be an http:// or https:// URL")
+        raise Invalid(_("webhook must be an http:// or https:// URL"))
     return value
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from mangacircus import db, netguard
 from mangacircus.clock import now_ms
@@ -53,13 +54,14 @@ def device_id(endpoint: str) -> str:
 def _decoded(value: Any, name: str, size: int) -> bytes:
     """The bytes of a base64url key of `size` bytes; Invalid otherwise."""
     if not isinstance(value, str) or len(value) > 200:
-        raise Invalid(f"keys.{name} must be a base64url string")
+        raise Invalid(_("keys.%(name)s must be a base64url string") % {"name": name})
     try:
         raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
     except (binascii.Error, ValueError):
-        raise Invalid(f"keys.{name} is not base64url") from None
+        raise Invalid(_("keys.%(name)s is not base64url") % {"name": name}) from None
     if len(raw) != size:
-        raise Invalid(f"keys.{name} must be {size} bytes long, not {len(raw)}")
+        raise Invalid(_("keys.%(name)s must be %(size)s bytes long, not %(got)s")
+                      % {"name": name, "size": size, "got": len(raw)})
     return raw
 
 
@@ -67,23 +69,24 @@ def checked(subscription: Any) -> dict[str, str]:
     """The browser's PushSubscription.toJSON() ({endpoint, keys: {p256dh, auth}}) as stored; Invalid
     when it is not one."""
     if not isinstance(subscription, dict):
-        raise Invalid("subscription must be an object {endpoint, keys: {p256dh, auth}}")
+        raise Invalid(_("subscription must be an object {endpoint, keys: {p256dh, auth}}"))
     endpoint = subscription.get("endpoint")
     if not isinstance(endpoint, str) or not endpoint or len(endpoint) > MAX_ENDPOINT:
-        raise Invalid(f"subscription.endpoint must be a URL of at most {MAX_ENDPOINT} characters")
+        raise Invalid(_("subscription.endpoint must be a URL of at most %(max_endpoint)s characters")
+                      % {"max_endpoint": MAX_ENDPOINT})
     try:
         parts = urlsplit(endpoint)
         parts.port  # noqa: B018 (raises ValueError on a bad port)
     except ValueError:
-        raise Invalid("subscription.endpoint is not a valid URL") from None
+        raise Invalid(_("subscription.endpoint is not a valid URL")) from None
     plain_ok = parts.scheme == "http" and _listed(parts.hostname or "")  # a push service on loopback, in tests
     if not parts.hostname or (parts.scheme != "https" and not plain_ok):
-        raise Invalid("subscription.endpoint must be an https URL")
+        raise Invalid(_("subscription.endpoint must be an https URL"))
     keys = subscription.get("keys")
     if not isinstance(keys, dict):
-        raise Invalid("subscription.keys must be an object {p256dh, auth}")
+        raise Invalid(_("subscription.keys must be an object {p256dh, auth}"))
     if not _decoded(keys.get("p256dh"), "p256dh", 65).startswith(b"\x04"):
-        raise Invalid("keys.p256dh must be an uncompressed P-256 point")
+        raise Invalid(_("keys.p256dh must be an uncompressed P-256 point"))
     _decoded(keys.get("auth"), "auth", 16)
     return {"endpoint": endpoint, "p256dh": keys["p256dh"].rstrip("="), "auth": keys["auth"].rstrip("=")}
 
@@ -113,7 +116,7 @@ def unsubscribe(user: str, sid: str) -> None:
         everyone = db.section("push")
         mine = everyone.get(user, {})
         if mine.pop(sid, None) is None:
-            raise NotFound("no such device")
+            raise NotFound(_("no such device"))
         if not mine:
             del everyone[user]
         db.touch(user)

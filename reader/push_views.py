@@ -1,5 +1,7 @@
 """Web Push devices as JSON (Settings → Notifications, static/js/settings-push.js): the server's
 public key and the user's devices, subscribing and removing one, and a test push to one."""
+from django.utils.translation import gettext as _
+
 from mangacircus.errors import Invalid
 from mangacircus.http import api
 
@@ -9,7 +11,7 @@ from . import push_devices, webpush
 def _device_id(data):
     sid = data.get("id")
     if not isinstance(sid, str) or not sid:
-        raise Invalid("id must name one of your devices")
+        raise Invalid(_("id must name one of your devices"))
     return sid
 
 
@@ -22,7 +24,7 @@ def devices(request):
 def subscribe(request):
     label = request.data.get("label", "")
     if not isinstance(label, str):
-        raise Invalid("label must be a string")
+        raise Invalid(_("label must be a string"))
     subscription = push_devices.checked(request.data.get("subscription"))
     return {"device": push_devices.subscribe(request.account["name"], subscription, label)}
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from mangacircus import db
 from mangacircus.errors import Invalid
 from mangacircus.moves import Move
@@ -40,7 +42,7 @@ def on_moved(moves: list[Move]) -> None:
 def rate(user: str, manga: str, stars: Any) -> dict[str, Any]:
     """stars 1 to 5 rates, 0 withdraws the rating; the manga's rating after it."""
     if isinstance(stars, bool) or not isinstance(stars, int) or not 0 <= stars <= 5:
-        raise Invalid("stars must be a whole number from 0 (no rating) to 5")
+        raise Invalid(_("stars must be a whole number from 0 (no rating) to 5"))
     with db.lock():
         section = db.section("ratings")
         by_user = section.setdefault(manga, {})
@@ -62,7 +64,7 @@ def import_many(entries: list[tuple[str, str, int]]) -> int:
         section = db.section("ratings")
         for user, manga, stars in entries:
             if not (type(stars) is int and 1 <= stars <= 5):
-                raise Invalid("an imported rating must be 1 to 5 stars")
+                raise Invalid(_("an imported rating must be 1 to 5 stars"))
             if section.setdefault(manga, {}).setdefault(user, stars) == stars:
                 count += 1
         db.touch()

@@ -2,6 +2,7 @@
 POST /api/progress."""
 from django.shortcuts import render
 from django.urls import get_script_prefix
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from library import links
@@ -37,9 +38,9 @@ def read(request, manga, book, chapter):
 def chapter_api(request):
     manga, cid = request.GET.get("m"), request.GET.get("c")
     if not manga:
-        raise Invalid("m is required")
+        raise Invalid(_("m is required"))
     if not cid:
-        raise Invalid("c is required")
+        raise Invalid(_("c is required"))
     user = request.account["name"]
     payload = chapters.chapter_payload(user, manga, cid, request.GET.get("v") or None, request.GET.get("list") or None)
     links.sign_pages(request, payload["pages"])

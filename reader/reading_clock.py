@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from django.utils.translation import gettext as _
+
 from mangacircus import db
 from mangacircus import moves as moved
 from mangacircus.clock import now_ms
@@ -67,14 +69,14 @@ def _now() -> int:
 def _token(data: dict[str, Any], name: str) -> str:
     value = text_field(data, name, max_length=64)
     if len(value) < 8 or not all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in value):
-        raise Invalid(f"{name} must be 8-64 letters, digits, '-' or '_'")
+        raise Invalid(_("%(name)s must be 8-64 letters, digits, '-' or '_'") % {"name": name})
     return value
 
 
 def _ms(data: dict[str, Any], name: str) -> int:
     value = field(data, name, int, required=False, default=0)
     if not 0 <= value <= 86_400_000:
-        raise Invalid(f"{name} must be a number of milliseconds from 0 to 86400000")
+        raise Invalid(_("%(name)s must be a number of milliseconds from 0 to 86400000") % {"name": name})
     return value
 
 
@@ -82,20 +84,21 @@ def check_pulse(data: dict[str, Any], page_count: int) -> Pulse:
     """The validated fields of a pulse body (m, c, v are checked against the index by the caller)."""
     seq = field(data, "seq", int)
     if not 0 <= seq < 2**53:
-        raise Invalid("seq must be a whole number from 0")
+        raise Invalid(_("seq must be a whole number from 0"))
     inputs = field(data, "input", dict, required=False, default={})
     for kind in inputs:
         if kind not in INPUTS:
-            raise Invalid(f"input.{kind} is not an input kind ({', '.join(INPUTS)})")
+            raise Invalid(_("input.%(kind)s is not an input kind (%(kinds)s)")
+                          % {"kind": kind, "kinds": ', '.join(INPUTS)})
     pages = field(data, "pages", list, required=False, default=[])
     if len(pages) > MAX_RANGES:
-        raise Invalid(f"pages has more than {MAX_RANGES} ranges")
+        raise Invalid(_("pages has more than %(max_ranges)s ranges") % {"max_ranges": MAX_RANGES})
     last = page_count - 1
     for pair in pages:
         if (not isinstance(pair, list) or len(pair) != 2
                 or any(isinstance(i, bool) or not isinstance(i, int) for i in pair)
                 or not 0 <= pair[0] <= pair[1] <= last):
-            raise Invalid(f"pages must be a list of [first, last] page indices from 0 to {last}")
+            raise Invalid(_("pages must be a list of [first, last] page indices from 0 to %(last)s") % {"last": last})
     session = _token(data, "session")
     return {
         "session": session,
@@ -144,7 +147,7 @@ def pulse(user: str, manga: str, cid: str, version: Version, p: Pulse, now: int 
         lease = _leases.get(user)
         if lease and lease["until"] > now and lease["device"] != p["device"]:
             wait = -(-(lease["until"] - now) // 1000)
-            raise Conflict("the reading clock is running on another device", retry_after=wait)
+            raise Conflict(_("the reading clock is running on another device"), retry_after=wait)
         key = (user, p["session"])
         session = _sessions.get(key)
         if session and p["seq"] <= session["seq"]:
@@ -340,6 +343,6 @@ def delete_all(user: str) -> int:
 
 def _forget_sessions(user: str, drop: Callable[[tuple[str, str]], bool]) -> None:
     """Deleted chapters count their sessions afresh if the same reader session goes on."""
-    for (owner, _), session in _sessions.items():
+    for (owner, _session_id), session in _sessions.items():
         if owner == user:
             session["chapters"] = {key for key in session["chapters"] if not drop(key)}

@@ -15,6 +15,8 @@ import base64
 import secrets
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from mangacircus import db
 from mangacircus.clock import now_ms
 from mangacircus.errors import Forbidden, Invalid, NotFound
@@ -82,7 +84,7 @@ def get(account: Account, rid: str) -> dict[str, Any]:
     with db.lock():
         item = db.section("readlists").get(rid) if isinstance(rid, str) else None
         if item is None or not sees(account, item):
-            raise NotFound(f"no read list with id {rid}")
+            raise NotFound(_("no read list with id %(rid)s") % {"rid": rid})
         return _copy(item)
 
 
@@ -131,16 +133,16 @@ def containing(account: Account, manga: str, cid: str) -> list[dict[str, Any]]:
 def _items(value: Any) -> list[Item]:
     if not isinstance(value, list) or not all(
             isinstance(i, (list, tuple)) and len(i) == 2 and all(isinstance(p, str) and p for p in i) for i in value):
-        raise Invalid("items must be a list of [manga, chapter] pairs")
+        raise Invalid(_("items must be a list of [manga, chapter] pairs"))
     if len(value) > MAX_ITEMS:
-        raise Invalid(f"a read list holds at most {MAX_ITEMS} chapters")
+        raise Invalid(_("a read list holds at most %(max_items)s chapters") % {"max_items": MAX_ITEMS})
     return list(dict.fromkeys((m, c) for m, c in value))
 
 
 def _check_name(account: Account, name: str, but: str | None = None) -> None:
     for item in db.section("readlists").values():
         if item["id"] != but and sees(account, item) and item["name"].casefold() == name.casefold():
-            raise Invalid(f"a read list named {item['name']} exists already")
+            raise Invalid(_("a read list named %(name)s exists already") % {"name": item['name']})
 
 
 def create(account: Account, name: Any, *, summary: Any = "", shared: Any = None, items: Any = ()) -> dict[str, Any]:
@@ -151,12 +153,13 @@ def create(account: Account, name: Any, *, summary: Any = "", shared: Any = None
     if shared is None:
         shared = bool(account.get("admin"))
     if not isinstance(shared, bool):
-        raise Invalid("shared must be true or false")
+        raise Invalid(_("shared must be true or false"))
     chosen = _items(list(items))
     with db.lock():
         section = db.section("readlists")
         if len(section) >= MAX_LISTS:
-            raise Invalid(f"this server holds at most {MAX_LISTS} read lists; delete some first")
+            raise Invalid(_("this server holds at most %(max_lists)s read lists; delete some first")
+                          % {"max_lists": MAX_LISTS})
         _check_name(account, name)
         now = now_ms()
         item = {"id": new_id(), "name": name, "summary": summary, "owner": account["name"], "shared": shared,
@@ -169,9 +172,9 @@ def create(account: Account, name: Any, *, summary: Any = "", shared: Any = None
 def _editable(account: Account, rid: str) -> dict[str, Any]:
     item = db.section("readlists").get(rid) if isinstance(rid, str) else None
     if item is None or not sees(account, item):
-        raise NotFound(f"no read list with id {rid}")
+        raise NotFound(_("no read list with id %(rid)s") % {"rid": rid})
     if not can_edit(account, item):
-        raise Forbidden("only its owner (or an admin, when it is shared) changes this read list")
+        raise Forbidden(_("only its owner (or an admin, when it is shared) changes this read list"))
     return item
 
 
@@ -188,9 +191,9 @@ def update(account: Account, rid: str, changes: dict[str, Any]) -> dict[str, Any
             new["summary"] = check_text(changes["summary"], "summary", MAX_SUMMARY, empty=True)
         if "shared" in changes:
             if not isinstance(changes["shared"], bool):
-                raise Invalid("shared must be true or false")
+                raise Invalid(_("shared must be true or false"))
             if changes["shared"] != item.get("shared") and item.get("owner") != account["name"]:
-                raise Forbidden("only its owner shares or unshares a read list")
+                raise Forbidden(_("only its owner shares or unshares a read list"))
             new["shared"] = changes["shared"]
         if "items" in changes:
             sees = access.visible(account["name"])
@@ -211,7 +214,7 @@ def add(account: Account, rid: str, chosen: list[Item]) -> dict[str, Any]:
         there = {tuple(i) for i in item["items"]}
         fresh = [i for i in _items(chosen) if i not in there]
         if len(item["items"]) + len(fresh) > MAX_ITEMS:
-            raise Invalid(f"a read list holds at most {MAX_ITEMS} chapters")
+            raise Invalid(_("a read list holds at most %(max_items)s chapters") % {"max_items": MAX_ITEMS})
         item["items"] += [list(i) for i in fresh]
         item["modified"] = now_ms()
         db.touch()
@@ -242,7 +245,8 @@ def import_many(lists: list[dict[str, Any]]) -> int:
     with db.lock():
         section = db.section("readlists")
         if len(section) + sum(1 for i in lists if i["id"] is None) > MAX_LISTS:
-            raise Invalid(f"this server holds at most {MAX_LISTS} read lists; the import would pass it")
+            raise Invalid(_("this server holds at most %(max_lists)s read lists; the import would pass it")
+                          % {"max_lists": MAX_LISTS})
         now = now_ms()
         for wanted in lists:
             chosen = _items([list(i) for i in wanted["items"]])

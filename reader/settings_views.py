@@ -4,6 +4,8 @@ Profile & password is accounts/views.py's."""
 from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from mangacircus import languages
@@ -13,23 +15,28 @@ from mangacircus.pages import page, render_section
 from . import announce, notes, prefs, push_devices, webhooks
 
 READING_FLAGS = [
-    ("adapt", "Use a fitting mode for content that needs one (webtoons open in Flow, Book opens as Page on an "
-              "upright phone)"),
-    ("skipExtras", "Skip extra pages (credits, ads)"),
-    ("skipCovers", "Skip cover pages"),
-    ("flowPageGap", "Show a gap between pages in Flow mode"),
-    ("flowContinues", "In Flow mode, scroll on into the next chapter"),
-    ("discovery", "Show a discovery feed: suggestions from your own reading and the catalog, made on this server"),
-    ("readingStory", "Show my Reading Story: private summaries of my reading time (needs the reading clock)"),
+    ("adapt", gettext_lazy("Use a fitting mode for content that needs one (webtoons open in Flow, Book opens as "
+                           "Page on an upright phone)")),
+    ("skipExtras", gettext_lazy("Skip extra pages (credits, ads)")),
+    ("skipCovers", gettext_lazy("Skip cover pages")),
+    ("flowPageGap", gettext_lazy("Show a gap between pages in Flow mode")),
+    ("flowContinues", gettext_lazy("In Flow mode, scroll on into the next chapter")),
+    ("discovery", gettext_lazy("Show a discovery feed: suggestions from your own reading and the catalog, made on "
+                               "this server")),
+    ("readingStory", gettext_lazy("Show my Reading Story: private summaries of my reading time (needs the reading "
+                                  "clock)")),
 ]
 
 # The choices of Settings → Reading's selects: (key, label, {value: wording}) in prefs.CHOICES order.
 READING_CHOICES = [
-    ("theme", "Theme", {"dark": "Dark", "light": "Light", "system": "Follow the system"}),
-    ("pageFit", "In Page mode, fit each page to", {"screen": "the screen", "width": "the screen's width",
-                                                    "height": "the screen's height", "original": "its original size"}),
-    ("split", "Split double pages into two halves", {"off": "never", "phone": "on a phone held upright",
-                                                     "always": "always (in Page and Flow mode)"}),
+    ("theme", gettext_lazy("Theme"), {
+        "dark": gettext_lazy("Dark"), "light": gettext_lazy("Light"), "system": gettext_lazy("Follow the system")}),
+    ("pageFit", gettext_lazy("In Page mode, fit each page to"), {
+        "screen": gettext_lazy("the screen"), "width": gettext_lazy("the screen's width"),
+        "height": gettext_lazy("the screen's height"), "original": gettext_lazy("its original size")}),
+    ("split", gettext_lazy("Split double pages into two halves"), {
+        "off": gettext_lazy("never"), "phone": gettext_lazy("on a phone held upright"),
+        "always": gettext_lazy("always (in Page and Flow mode)")}),
 ]
 
 
@@ -48,14 +55,14 @@ def reading(request):
             changes = {"zoom": dict(prefs.DEFAULT_SETTINGS["zoom"])}
         elif post.get("action") == "language":
             prefs.update_settings(name, prefs.validate_settings({"language": post.get("language", "")}))
-            messages.success(request, "Language saved.")
+            messages.success(request, _("Language saved."))
             return HttpResponseRedirect(request.path)
         else:
             changes = {key: key in post for key, _ in READING_FLAGS}
             changes["startMode"] = post.get("startMode", "")
-            changes.update({key: post.get(key, "") for key, _, _ in READING_CHOICES})
+            changes.update({key: post.get(key, "") for key, _label, _words in READING_CHOICES})
         prefs.update_settings(name, prefs.validate_settings(changes))
-        messages.success(request, "Zoom reset to 100 %." if "zoom" in changes else "Reading preferences saved.")
+        messages.success(request, _("Zoom reset to 100 %.") if "zoom" in changes else _("Reading preferences saved."))
         return HttpResponseRedirect(request.path)
     current = prefs.get_settings(name)
     flags = [(key, label, bool(current.get(key))) for key, label in READING_FLAGS]
@@ -78,17 +85,17 @@ def notifications(request):
         if post.get("action") == "test":
             delivered, what = announce.send_test(name)
             if delivered:
-                messages.success(request, f"Test notification delivered: {what}.")
+                messages.success(request, _("Test notification delivered: %(what)s.") % {"what": what})
             else:
-                messages.error(request, f"The test notification was not delivered: {what}.")
+                messages.error(request, _("The test notification was not delivered: %(what)s.") % {"what": what})
         else:
             saved = prefs.update_settings(name, prefs.validate_settings(
                 {"webhook": post.get("webhook", ""), "webhookFormat": post.get("webhookFormat", "")}))
             warning = webhooks.save_warning(saved["webhook"]) if saved["webhook"] else None
             if warning:
-                messages.warning(request, f"Notification settings saved, but {warning}.")
+                messages.warning(request, _("Notification settings saved, but %(warning)s.") % {"warning": warning})
             else:
-                messages.success(request, "Notification settings saved.")
+                messages.success(request, _("Notification settings saved."))
         return HttpResponseRedirect(request.path)
     current = prefs.get_settings(name)
     formats = [(f, f == current["webhookFormat"]) for f in prefs.CHOICES["webhookFormat"]]

@@ -21,6 +21,7 @@ import time
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from mangacircus import netguard
 
@@ -108,11 +109,12 @@ def save_warning(url):
         local = host == "localhost" or "." not in host or host.endswith(LOCAL_SUFFIXES)
         if not local or host in settings.WEBHOOK_ALLOW:  # names are listed as strings
             return None
-        return (f"{host} is a name on this machine or its local network: deliveries to it are refused unless "
-                "the server's WEBHOOK_ALLOW lists it")
+        return (_("%(host)s is a name on this machine or its local network: deliveries to it are refused unless "
+                  "the server's WEBHOOK_ALLOW lists it") % {"host": host})
     if netguard.public(ip) or _allowed(host, ip):
         return None
-    return f"{host} is not a public address: deliveries to it are refused unless the server's WEBHOOK_ALLOW lists it"
+    return (_("%(host)s is not a public address: deliveries to it are refused unless the server's WEBHOOK_ALLOW "
+              "lists it") % {"host": host})
 
 
 def chapter_url(item):

@@ -29,6 +29,7 @@ import time
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from mangacircus import netguard, secretkey
 from mangacircus.errors import Conflict, NotFound
@@ -195,14 +196,14 @@ def send_test(user, sid):
     """Push a sample to one device now, in the caller's thread (the test button), within TIMEOUT;
     -> (delivered, what happened in words)."""
     if push_devices.device(user, sid) is None:
-        raise NotFound("no such device")
+        raise NotFound(_("no such device"))
     with _testing_lock:
         if user in _testing:
-            raise Conflict("a test notification is being sent already; wait for its result")
+            raise Conflict(_("a test notification is being sent already; wait for its result"))
         _testing.add(user)
     try:
         payload = json.dumps({"title": "MangaCircus", "body": "A test notification", "url": "", "tag": "mc:test"})
-        status, _, words = send_once(user, sid, payload.encode())
+        status, _retry, words = send_once(user, sid, payload.encode())
     finally:
         with _testing_lock:
             _testing.discard(user)

@@ -1,5 +1,6 @@
 from django.apps import AppConfig
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 
 class ScraperConfig(AppConfig):
@@ -17,7 +18,7 @@ class ScraperConfig(AppConfig):
         health.register("scraper", status.health)
 
         # The section's link is the screen's entry, which opens the Queue tab.
-        settings_section("admin", "scraper", "Scraper", "mc-admin-scraper-home", order=30)
+        settings_section("admin", "scraper", gettext_lazy("Scraper"), "mc-admin-scraper-home", order=30)
         settings_section("user", "mangadex", "MangaDex", "mc-settings-mangadex", order=50)
 
     def start_runtime(self):

@@ -10,6 +10,8 @@ action (the admin proxy).
 """
 from urllib.parse import quote
 
+from django.utils.translation import gettext as _
+
 from library import index
 from mangacircus import events
 from mangacircus.errors import DomainError, Unavailable
@@ -31,10 +33,11 @@ def _daemon(method, path, body=None):
     try:
         status, data = client.call(method, path, body, timeout=_TIMEOUT)
     except client.Offline:
-        raise Unavailable("scraper offline: MangaDex accounts are kept by the scraper daemon") from None
+        raise Unavailable(_("scraper offline: MangaDex accounts are kept by the scraper daemon")) from None
     if status != 200:
         message = data.get("error") if isinstance(data, dict) else None
-        raise DaemonAnswer(502 if status == 401 else status, message or f"the scraper answered {status}")
+        raise DaemonAnswer(502 if status == 401 else status,
+                           message or _("the scraper answered %(status)s") % {"status": status})
     return data
 
 

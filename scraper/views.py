@@ -2,16 +2,18 @@
 through the admin proxy, so the page renders even when the daemon is down."""
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from mangacircus.errors import NotFound
 from mangacircus.pages import page, render_section
 
 TABS = [
-    ("queue", "Queue"),
-    ("series", "Series"),
-    ("sources", "Sources & search"),
-    ("schedule", "Schedule & pacing"),
-    ("history", "History"),
+    ("queue", gettext_lazy("Queue")),
+    ("series", gettext_lazy("Series")),
+    ("sources", gettext_lazy("Sources & search")),
+    ("schedule", gettext_lazy("Schedule & pacing")),
+    ("history", gettext_lazy("History")),
 ]
 
 
@@ -23,6 +25,6 @@ def scraper_home(request):
 @page(auth="admin")
 def scraper_tab(request, tab):
     if tab not in dict(TABS):
-        raise NotFound("no such tab")
+        raise NotFound(_("no such tab"))
     payload = {"tab": tab}
     return render_section(request, "scraper/admin.html", "admin", "scraper", tabs=TABS, tab=tab, payload=payload)

@@ -3,6 +3,7 @@ a user to some manga or hides manga with some tags (the rule is reader/access.py
 from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import rules
@@ -32,12 +33,12 @@ def save(admin, name, only, exclude_tags, shelves=None):
     and every manga named is in the library."""
     rules.existing_user(name)
     if name == admin:
-        raise Invalid("you cannot restrict your own account")
+        raise Invalid(_("you cannot restrict your own account"))
     if only is not None:
         index = lookup.current()
         missing = [m for m in only if index.get(m) is None]
         if missing:
-            raise NotFound(f"no manga named {missing[0]}")
+            raise NotFound(_("no manga named %(name)s") % {"name": missing[0]})
     return access.set_restrictions(name, only, exclude_tags, shelves)
 
 
@@ -51,8 +52,8 @@ def user_access(request, name):
         shelves = request.POST.getlist("library") if request.POST.get("libraries_shown") else None
         stored = save(request.account["name"], name, only, tags, shelves)
         limited = stored["only"] is not None or stored["excludeTags"] or stored["libraries"] is not None
-        scope = "now sees only what the restrictions allow" if limited else "sees the whole library"
-        messages.success(request, f"Saved: {name} {scope}.")
+        messages.success(request, (_("Saved: %(name)s now sees only what the restrictions allow.") if limited
+                                   else _("Saved: %(name)s sees the whole library.")) % {"name": name})
         return HttpResponseRedirect(reverse("mc-settings-user-access", args=[name]))
     index = lookup.current()
     current = access.restrictions(name)
@@ -76,9 +77,9 @@ def user_access_api(request):
     name = text_field(request.data, "name", max_length=100)
     only = request.data.get("only")
     if only is not None and not isinstance(only, list):
-        raise Invalid("only must be a list of manga names, or null")
+        raise Invalid(_("only must be a list of manga names, or null"))
     tags = field(request.data, "excludeTags", list, required=False, default=[])
     shelves = request.data.get("libraries")
     if shelves is not None and not isinstance(shelves, list):
-        raise Invalid("libraries must be a list of library names, or null")
+        raise Invalid(_("libraries must be a list of library names, or null"))
     return {"name": name, **save(request.account["name"], name, only, tags, shelves)}

@@ -2,6 +2,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponseRedirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import users
@@ -28,16 +29,17 @@ def admin_overview(request):
 def library(request):
     if request.method == "POST" and request.POST.get("undo"):
         move = library_renames.undo(request.POST["undo"])
-        messages.success(request, f"Undone: the data of {move.old} is back under {move.new}.")
+        messages.success(request, _("Undone: the data of %(old)s is back under %(new)s.")
+                                  % {"old": move.old, "new": move.new})
         return HttpResponseRedirect(request.path)
     if request.method == "POST":
         full = request.POST.get("full") == "1"
         report = library_service.scan_now(full=full)
         if report is None:
-            raise Unavailable("The scan is still running; its report will be here when it ends.")
+            raise Unavailable(_("The scan is still running; its report will be here when it ends."))
         if report.get("error"):
-            raise Unavailable(f"Scan failed: {report['error']}")
-        messages.success(request, f"{'Full scan' if full else 'Scan'} finished.")
+            raise Unavailable(_("Scan failed: %(error)s") % {"error": report['error']})
+        messages.success(request, _("Full scan finished.") if full else _("Scan finished."))
         return HttpResponseRedirect(request.path)
     summary = library_service.admin_summary()
     return render_section(request, "settings/library.html", "admin", "library", library=settings.LIBRARY,

@@ -4,6 +4,7 @@ Every id is checked against the library index (unknown → 404) before anything 
 field's type (wrong → 400 naming it). Users only reach their own progress, follows and notifications.
 """
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 
 from mangacircus.errors import Invalid, NotFound
 from mangacircus.http import api, field, json_response, text_field
@@ -20,9 +21,10 @@ def query_int(request, name, default, minimum=0, maximum=1_000_000):
     try:
         value = int(raw)
     except ValueError:
-        raise Invalid(f"{name} must be a whole number") from None
+        raise Invalid(_("%(name)s must be a whole number") % {"name": name}) from None
     if not minimum <= value <= maximum:
-        raise Invalid(f"{name} must be between {minimum} and {maximum}")
+        raise Invalid(_("%(name)s must be between %(minimum)s and %(maximum)s")
+                      % {"name": name, "minimum": minimum, "maximum": maximum})
     return value
 
 
@@ -31,10 +33,10 @@ def query_int(request, name, default, minimum=0, maximum=1_000_000):
 def library(request):
     sort = request.GET.get("sort") or "title"
     if sort not in shelf.SORTS:
-        raise Invalid(f"sort must be one of {', '.join(shelf.SORTS)}")
+        raise Invalid(_("sort must be one of %(sorts)s") % {"sorts": ', '.join(shelf.SORTS)})
     q = request.GET.get("q", "")
     if len(q) > 200:
-        raise Invalid("q is longer than 200 characters")
+        raise Invalid(_("q is longer than 200 characters"))
     # Each card's JSON is made once per summary and read state (shelf/library_json.py).
     body = library_json.library_body(request.account["name"], q=q, sort=sort,
                                      offset=query_int(request, "offset", 0), limit=query_int(request, "limit", None),
@@ -59,7 +61,7 @@ def manga(request):
 def _required_query(request, name):
     value = request.GET.get(name)
     if not value:
-        raise Invalid(f"{name} is required")
+        raise Invalid(_("%(name)s is required") % {"name": name})
     return value
 
 
@@ -91,7 +93,7 @@ def mark_series(request):
     user = request.account["name"]
     names = request.data.get("manga")
     if not isinstance(names, list) or not 0 < len(names) <= 1000 or not all(isinstance(n, str) for n in names):
-        raise Invalid("manga must be a list of 1 to 1000 manga names")
+        raise Invalid(_("manga must be a list of 1 to 1000 manga names"))
     read = field(request.data, "read", bool)
     mangas = [lookup.manga_or_404(name, user=user) for name in dict.fromkeys(names)]
     return {"manga": len(mangas), "marked": manga_detail.mark_series(user, mangas, read)}
@@ -113,7 +115,7 @@ def vote(request):
     version = lookup.version_or_404(chapter, text_field(request.data, "v", max_length=1000))
     value = field(request.data, "value", int)
     if value not in (1, 0, -1):
-        raise Invalid("value must be 1, -1 or 0")
+        raise Invalid(_("value must be 1, -1 or 0"))
     votes.vote(user, found.name, chapter.id, version.name, value)
     return {"versions": manga_detail.versions_of(user, found, chapter)}
 
@@ -144,13 +146,13 @@ def notifications_read(request):
     user = request.account["name"]
     if "all" in request.data:
         if field(request.data, "all", bool) is not True:
-            raise Invalid("all must be true (or send id)")
+            raise Invalid(_("all must be true (or send id)"))
         changed = notes.mark_read(user, notes.ALL)
     elif "id" in request.data:
         note_id = text_field(request.data, "id", max_length=64)
         changed = notes.mark_read(user, note_id)
         if changed is None:
-            raise NotFound(f"no notification with id {note_id}")
+            raise NotFound(_("no notification with id %(note_id)s") % {"note_id": note_id})
     else:
-        raise Invalid("id or all is required")
+        raise Invalid(_("id or all is required"))
     return {"marked": changed, "unread": notes.unread_count(user)}

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class ShelfConfig(AppConfig):
@@ -12,7 +13,7 @@ class ShelfConfig(AppConfig):
 
         from . import pagecache, summaries
 
-        settings_section("admin", "library", "Library", "mc-settings-library", order=20)
+        settings_section("admin", "library", gettext_lazy("Library"), "mc-settings-library", order=20)
         events.catalog_changed.connect(summaries.forget)
         events.catalog_changed.connect(pagecache.forget)  # after summaries.forget: see pagecache.forget
         events.scan_finished.connect(summaries.on_scan)

@@ -14,6 +14,9 @@ import re
 import unicodedata
 import xml.etree.ElementTree as ET
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from library.names import number_key
 from mangacircus.errors import Invalid
 from reader import access, lookup, readlists
@@ -29,16 +32,17 @@ def _fold(text):
 def parse(text):
     """(name, [{series, number, volume, year}]) of a .cbl file's text, or Invalid."""
     if len(text.encode()) > MAX_BYTES:
-        raise Invalid(f"a reading list is at most {MAX_BYTES:,} bytes")
+        raise Invalid(_("a reading list is at most %(max_bytes)s bytes") % {"max_bytes": format(MAX_BYTES, ',')})
     if "<!DOCTYPE" in text or "<!ENTITY" in text:
-        raise Invalid("a reading list with a DOCTYPE or entities is refused")
+        raise Invalid(_("a reading list with a DOCTYPE or entities is refused"))
     try:
         root = ET.fromstring(text.lstrip("\ufeff"))
     except ET.ParseError as e:
-        raise Invalid(f"this is not a ComicRack reading list (.cbl): {e}") from None
+        raise Invalid(_("this is not a ComicRack reading list (.cbl): %(error)s") % {"error": e}) from None
     if root.tag != "ReadingList":
-        raise Invalid(f"this is not a ComicRack reading list (.cbl): its root is <{root.tag}>, not <ReadingList>")
-    name = (root.findtext("Name") or "").strip() or "Reading list"
+        raise Invalid(_("this is not a ComicRack reading list (.cbl): its root is <%(tag)s>, not <ReadingList>")
+                      % {"tag": root.tag})
+    name = (root.findtext("Name") or "").strip() or _("Reading list")
     books = [{key: (book.get(attr) or "").strip() for key, attr in
               (("series", "Series"), ("number", "Number"), ("volume", "Volume"), ("year", "Year"))}
              for book in root.iter("Book")]
@@ -68,16 +72,20 @@ def find(finder, book):
     """((manga, chapter), None) or (None, why not)."""
     manga = finder.manga(book)
     if manga is None:
-        return None, f"no manga named {book['series']}"
+        return None, _("no manga named %(name)s") % {"name": book["series"]}
     if not NUMBER.fullmatch(book["number"]):
-        return None, f"its number {book['number']!r} is not a number"
+        return None, _("its number %(number)s is not a number") % {"number": repr(book["number"])}
     key = number_key(book["number"])
     chapters = [c for c in manga.chapters() if c.key == key]
     volume = book["volume"]
     if len(chapters) > 1 and NUMBER.fullmatch(volume) and len(volume) < 4:  # a book number, not a year
         chapters = [c for c in chapters if c.book == number_key(volume)] or chapters
     if len(chapters) != 1:
-        return None, f"{manga.title} has {'no' if not chapters else len(chapters)} chapters numbered {book['number']}"
+        said = {"title": manga.title, "count": len(chapters), "number": book["number"]}
+        if not chapters:
+            return None, _("%(title)s has no chapters numbered %(number)s") % said
+        return None, ngettext("%(title)s has %(count)s chapter numbered %(number)s",
+                              "%(title)s has %(count)s chapters numbered %(number)s", len(chapters)) % said
     return (manga, chapters[0]), None
 
 
@@ -101,7 +109,7 @@ def import_text(account, text, apply=False):
     if not apply:
         return plan
     if not items:
-        raise Invalid("nothing in this reading list was found here, so no read list was made")
+        raise Invalid(_("nothing in this reading list was found here, so no read list was made"))
     mine = next((i for i in readlists.visible(account)
                  if i["owner"] == account["name"] and _fold(i["name"]) == _fold(name)), None)
     if mine is None:

@@ -1,5 +1,6 @@
 """Collections, want to read and ratings: the JSON API (docs/api.md) and the collection pages."""
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from mangacircus.errors import Invalid
 from mangacircus.http import api, field, text_field
@@ -33,7 +34,8 @@ def collection_api(request, cid):
         changes = {k: v for k, v in request.data.items() if k in CHANGES}
         unknown = sorted(set(request.data) - set(CHANGES))
         if unknown:
-            raise Invalid(f"unknown field {unknown[0]}; a collection has {', '.join(CHANGES)}")
+            raise Invalid(_("unknown field %(name)s; a collection has %(fields)s")
+                          % {"name": unknown[0], "fields": ', '.join(CHANGES)})
         if "members" in changes:
             changes["members"] = shown.manga_names(account, changes["members"])
         if changes.get("cover") is not None:

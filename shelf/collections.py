@@ -1,5 +1,7 @@
 """Collections, want to read and ratings as one user sees them (data of /api/collections and of the
 collection pages): only members the user may see and that are in the library, counts included."""
+from django.utils.translation import gettext as _
+
 from mangacircus.errors import Invalid
 from reader import access, collections, lookup, ratings, wanttoread
 
@@ -51,7 +53,7 @@ def detail(account, cid):
 def manga_names(account, value):
     """The manga a body's `members` names, each checked (404 for one missing or hidden)."""
     if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
-        raise Invalid("members must be a list of manga names")
+        raise Invalid(_("members must be a list of manga names"))
     index = lookup.current()
     return [lookup.manga_or_404(n, index, user=account["name"]).name for n in value]
 

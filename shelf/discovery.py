@@ -9,6 +9,9 @@ is suggested; at most LIMIT items.
 import threading
 import time
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from catalog import groups, overrides, relations, store
 from reader import access, dismissals, lookup, prefs, progress, social
 
@@ -21,9 +24,28 @@ COMMON_TAG = (50, 20)  # a tag on more than max(50, 1/20 of the library) manga i
 REASONS_SHOWN = 3
 
 WEIGHTS = {"finished": 100, "follows": 90, "group": 50, "author": 30, "tag": 6, "popular": 4}
-OF = {"sequel": "Sequel to", "prequel": "Prequel to", "side-story": "Side story of", "spin-off": "Spin-off of",
-      "parent": "The story that", "alternate": "Alternate version of", "adaptation": "Adaptation of",
-      "source": "Source of", "same-universe": "Set in the same universe as"}
+# The reason a relation gives, whole for each kind of anchor, so that a translation can reorder it:
+# {(relation type, anchor kind): text with the anchor's title as %(other)s}.
+RELATION_TEXT = {
+    ("sequel", "finished"): gettext_lazy("Sequel to %(other)s, which you finished"),
+    ("sequel", "follows"): gettext_lazy("Sequel to %(other)s, which you follow"),
+    ("prequel", "finished"): gettext_lazy("Prequel to %(other)s, which you finished"),
+    ("prequel", "follows"): gettext_lazy("Prequel to %(other)s, which you follow"),
+    ("side-story", "finished"): gettext_lazy("Side story of %(other)s, which you finished"),
+    ("side-story", "follows"): gettext_lazy("Side story of %(other)s, which you follow"),
+    ("spin-off", "finished"): gettext_lazy("Spin-off of %(other)s, which you finished"),
+    ("spin-off", "follows"): gettext_lazy("Spin-off of %(other)s, which you follow"),
+    ("parent", "finished"): gettext_lazy("The story that %(other)s comes from, which you finished"),
+    ("parent", "follows"): gettext_lazy("The story that %(other)s comes from, which you follow"),
+    ("alternate", "finished"): gettext_lazy("Alternate version of %(other)s, which you finished"),
+    ("alternate", "follows"): gettext_lazy("Alternate version of %(other)s, which you follow"),
+    ("adaptation", "finished"): gettext_lazy("Adaptation of %(other)s, which you finished"),
+    ("adaptation", "follows"): gettext_lazy("Adaptation of %(other)s, which you follow"),
+    ("source", "finished"): gettext_lazy("Source of %(other)s, which you finished"),
+    ("source", "follows"): gettext_lazy("Source of %(other)s, which you follow"),
+    ("same-universe", "finished"): gettext_lazy("Set in the same universe as %(other)s, which you finished"),
+    ("same-universe", "follows"): gettext_lazy("Set in the same universe as %(other)s, which you follow"),
+}
 
 POPULAR_TTL = 30
 _popular = (None, {})
@@ -79,10 +101,13 @@ def reset():
     _popular = (None, {})
 
 
-def _relation_text(rel_type, other, why):
-    if rel_type == "parent":
-        return f"The story that {other} comes from, {why}"
-    return f"{OF.get(rel_type, rel_type)} {other}, {why}"
+def _relation_text(rel_type, other, kind):
+    text = RELATION_TEXT.get((rel_type, kind))
+    if text is not None:
+        return text % {"other": other}
+    # a relation type without its own wording
+    return (_("%(type)s %(other)s, which you finished") if kind == "finished"
+            else _("%(type)s %(other)s, which you follow")) % {"type": rel_type, "other": other}
 
 
 def feed(user):
@@ -120,17 +145,17 @@ def feed(user):
         summary = by_summary.get(name)
         return summary.title if summary else name
 
-    anchors = [(m, "finished", "which you finished") for m in sorted(finished)]
-    anchors += [(m, "follows", "which you follow") for m in sorted(follows - finished)]
+    anchors = [(m, "finished") for m in sorted(finished)]
+    anchors += [(m, "follows") for m in sorted(follows - finished)]
     by_manga = {}  # name → the relations naming it, so each anchor looks only at its own
     for rel in relations.all_relations():
         by_manga.setdefault(rel["a"], []).append(rel)
         by_manga.setdefault(rel["b"], []).append(rel)
-    for anchor, kind, why in anchors:
+    for anchor, kind in anchors:
         for rel in relations.of(anchor, by_manga.get(anchor, [])):
-            suggest(rel["other"], WEIGHTS[kind], _relation_text(rel["type"], title(anchor), why))
+            suggest(rel["other"], WEIGHTS[kind], _relation_text(rel["type"], title(anchor), kind))
     for name in sorted(follows - started):
-        suggest(name, WEIGHTS["follows"], "You follow it and have not started it")
+        suggest(name, WEIGHTS["follows"], _("You follow it and have not started it"))
     for group in groups.all_groups():
         mine_in = [m for m in group["members"] if m in started or m in follows]
         if not mine_in:
@@ -138,10 +163,13 @@ def feed(user):
         for member in group["members"]:
             others = [m for m in mine_in if m != member]
             if others:
-                suggest(member, WEIGHTS["group"], f"In {group['name']}, with {title(others[0])}")
+                suggest(member, WEIGHTS["group"], _("In %(group)s, with %(title)s")
+                        % {"group": group["name"], "title": title(others[0])})
     _by_likeness(index, weight, suggest, title)
     for name, count in sorted(_readers().items()):
-        suggest(name, WEIGHTS["popular"] * min(count, 10), f"Read by {count} people on this server")
+        suggest(name, WEIGHTS["popular"] * min(count, 10), ngettext("Read by %(count)s people on this server",
+                                                                    "Read by %(count)s people on this server", count)
+                % {"count": count})
 
     ranked = sorted(found.items(), key=lambda kv: (-kv[1]["score"], title(kv[0]).casefold(), kv[0]))[:LIMIT]
     items = []
@@ -181,8 +209,9 @@ def _by_likeness(index, weight, suggest, title):
     for other, score in author_score.items():
         read = author_from[other]
         if other != read:
-            suggest(other, WEIGHTS["author"] * score, f"Same author or artist as {title(read)}")
+            suggest(other, WEIGHTS["author"] * score, _("Same author or artist as %(title)s") % {"title": title(read)})
     for other, score in tag_score.items():
         tag, read = tag_from[other]
         if other != read:
-            suggest(other, WEIGHTS["tag"] * score, f"Tagged {tag}, like {title(read)}")
+            suggest(other, WEIGHTS["tag"] * score,
+                    _("Tagged %(tag)s, like %(title)s") % {"tag": tag, "title": title(read)})

@@ -3,6 +3,7 @@ from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from mangacircus.errors import Invalid
@@ -45,15 +46,15 @@ def discover(request):
         if not undo:
             lookup.manga_or_404(name, user=request.account)
         elif request.POST.get("undo") not in ("0", "1"):
-            raise Invalid("undo must be 0 or 1")
+            raise Invalid(_("undo must be 0 or 1"))
         dismissals.dismiss(user, name, on=not undo)
         title = summaries.by_name().get(name)
         title = title.title if title else name
         if undo:
-            messages.success(request, f"{title} is back in your feed.")
+            messages.success(request, _("%(title)s is back in your feed.") % {"title": title})
         else:
-            messages.success(request, f"{title} was dismissed: “Bring back” under Dismissed on the Discover page "
-                                      "undoes it.")
+            messages.success(request, _("%(title)s was dismissed: “Bring back” under Dismissed on the Discover page "
+                                        "undoes it.") % {"title": title})
         back = request.POST.get("next")
         return HttpResponseRedirect(reverse("mc-home") if back == "home" else request.path)
     data = discovery.feed(user)

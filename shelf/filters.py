@@ -10,8 +10,16 @@ value with spaces goes in double quotes. An unknown `kind:` is a plain word, so 
 import re
 from urllib.parse import urlencode
 
+from django.utils.translation import gettext_lazy
+
+from mangacircus import wording
+
 KINDS = {"tag": "tag", "genre": "genre", "author": "author", "artist": "author", "status": "status",
          "library": "library"}
+# How a term's chip reads, whole, so a translation can order it: "Tag: Isekai".
+LABELS = {"tag": gettext_lazy("Tag: %(value)s"), "genre": gettext_lazy("Genre: %(value)s"),
+          "author": gettext_lazy("Author: %(value)s"), "status": gettext_lazy("Status: %(value)s"),
+          "library": gettext_lazy("Library: %(value)s")}
 _TERM = re.compile(r'(?:(\w+):)?(?:"([^"]*)"?|(\S*))')
 
 
@@ -30,7 +38,10 @@ class Term:
         return value if self.kind == "word" else f"{self.kind}:{value}"
 
     def label(self):
-        return self.value if self.kind == "word" else f"{self.kind.capitalize()}: {self.value}"
+        if self.kind == "word":
+            return self.value
+        shown = LABELS.get(self.kind)
+        return str(shown) % {"value": self.value} if shown else f"{self.kind.capitalize()}: {self.value}"
 
     def matches(self, summary):
         if self.kind == "tag":
@@ -110,7 +121,7 @@ def facets(summaries, terms, sort="title", limit=40):
                 for v, n in ranked]
 
     return {"libraries": items("library", shelves), "genres": items("genre", genres), "tags": items("tag", tags),
-            "statuses": items("status", statuses)}
+            "statuses": [{**f, "label": wording.status_name(f["value"])} for f in items("status", statuses)]}
 
 
 EMPTY_FACETS = {"libraries": [], "genres": [], "tags": [], "statuses": []}

@@ -6,7 +6,7 @@ from catalog import overrides, provided
 from library import faults
 from library import meta as library_meta
 from library.model import stamp_ms
-from mangacircus.memo import PerObject
+from mangacircus.memo import per_language
 from reader import lookup, progress, social, votes
 
 from . import collections, related, story
@@ -115,7 +115,7 @@ def detail(user, manga):
     }
 
 
-@PerObject
+@per_language
 def static_rows(manga):
     """What of the chapter list is the same for every user, made once per Manga object (the index
     never changes one, a scan makes a new one): [(book {key, title, heading, extra, whole, download},

@@ -1,5 +1,6 @@
 """Read lists: the JSON API (docs/api.md) and the read list pages."""
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from mangacircus.errors import Invalid
 from mangacircus.http import api, field
@@ -33,7 +34,8 @@ def readlist_api(request, rid):
     if request.method == "POST":
         unknown = sorted(set(request.data) - set(CHANGES))
         if unknown:
-            raise Invalid(f"unknown field {unknown[0]}; a read list has {', '.join(CHANGES)}")
+            raise Invalid(_("unknown field %(name)s; a read list has %(fields)s")
+                          % {"name": unknown[0], "fields": ', '.join(CHANGES)})
         changes = dict(request.data)
         if "items" in changes:
             changes["items"] = shown.chapter_items(account, changes["items"]) if changes["items"] else []

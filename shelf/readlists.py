@@ -1,5 +1,7 @@
 """Read lists as one user sees them (data of /api/readlists and of the read list pages): only
 chapters the user may see and that are in the library, counts included, each with its read state."""
+from django.utils.translation import gettext as _
+
 from mangacircus.errors import Invalid
 from reader import lookup, progress, readlists
 
@@ -12,7 +14,7 @@ def rows(account, item, index=None):
     by_name = summaries.by_name(index)
     shown = readlists.items(account, item, readlists.in_index(index))
     read = {}
-    for manga in {m for m, _ in shown}:
+    for manga in {m for m, _chapter in shown}:
         read[manga] = progress.manga_progress(account["name"], manga)
     out = []
     for m, c in shown:
@@ -50,7 +52,7 @@ def chapter_items(account, value):
     """The chapters a body's `items` names ([{m, c}] or [{m, book}] for a whole book, or [{m}] for
     every chapter), each checked (404 for one missing or hidden) -> [(manga, chapter id)]."""
     if not isinstance(value, list) or not value or not all(isinstance(i, dict) for i in value):
-        raise Invalid("items must be a list of {m, c}, {m, book} or {m}")
+        raise Invalid(_("items must be a list of {m, c}, {m, book} or {m}"))
     index = lookup.current()
     out = []
     for entry in value:
@@ -60,7 +62,7 @@ def chapter_items(account, value):
         elif entry.get("book") is not None:
             chosen = [c for c in manga.chapters() if c.book == entry["book"]]
             if not chosen:
-                raise Invalid(f"{manga.title} has no book {entry['book']}")
+                raise Invalid(_("%(title)s has no book %(book)s") % {"title": manga.title, "book": entry['book']})
             out += [(manga.name, c.id) for c in chosen]
         else:
             out += [(manga.name, c.id) for c in manga.chapters()]

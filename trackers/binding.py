@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from catalog import provided
 from library import index as library_index
 from mangacircus.errors import Invalid
@@ -57,5 +59,6 @@ def parse(tracker: Tracker, text: str) -> str:
         return text
     found = tracker.id_in(text)
     if not found:
-        raise Invalid(f"give the {tracker.name} id of the manga, or the address of its page there")
+        raise Invalid(_("give the %(tracker)s id of the manga, or the address of its page there")
+                      % {"tracker": tracker.name})
     return found

@@ -13,6 +13,8 @@ import threading
 import time
 from typing import Any
 
+from django.utils.translation import gettext
+
 from library import index as library_index
 from mangacircus import events
 from mangacircus.errors import Conflict, Invalid, NotFound
@@ -28,7 +30,7 @@ _pending_lock = threading.Lock()
 def tracker_or_404(key: str) -> Tracker:
     tracker = registry.get(key)
     if tracker is None:
-        raise NotFound(f"{key} is not a tracker offered on this server")
+        raise NotFound(gettext("%(key)s is not a tracker offered on this server") % {"key": key})
     return tracker
 
 
@@ -36,7 +38,8 @@ def begin(user: str, key: str, redirect_uri: str) -> str:
     """-> the site's address to send the browser to."""
     tracker = tracker_or_404(key)
     if tracker.kind != "oauth":
-        raise NotFound(f"{tracker.name} connects with a name and password, not a redirect")
+        raise NotFound(gettext("%(tracker)s connects with a name and password, not a redirect")
+                       % {"tracker": tracker.name})
     state, verifier = secrets.token_urlsafe(24), secrets.token_urlsafe(64)  # 86 characters: PKCE wants 43-128
     now = time.monotonic()
     with _pending_lock:
@@ -52,12 +55,14 @@ def finish(user: str, key: str, query: dict[str, str], http: Any = None) -> dict
     with _pending_lock:
         pending = _pending.pop(query.get("state") or "", None)
     if pending is None or pending[:2] != (user, key) or time.monotonic() - pending[4] > PENDING_SECONDS:
-        raise Invalid(f"this {tracker.name} sign-in is not one started here, or is too old: connect again")
+        raise Invalid(gettext("this %(tracker)s sign-in is not one started here, or is too old: connect again")
+                      % {"tracker": tracker.name})
     if query.get("error"):
-        raise Invalid(f"{tracker.name} did not connect: {query['error'][:100]}")
+        raise Invalid(gettext("%(tracker)s did not connect: %(error)s")
+                      % {"tracker": tracker.name, "error": query["error"][:100]})
     code = query.get("code") or ""
     if not code:
-        raise Invalid(f"{tracker.name} sent no code back")
+        raise Invalid(gettext("%(tracker)s sent no code back") % {"tracker": tracker.name})
     _, _, verifier, redirect_uri, _ = pending
     http = http or session.http_client()
     calls = Calls(http, tracker)
@@ -71,9 +76,9 @@ def log_in(user: str, key: str, username: str, password: str, http: Any = None) 
     """MangaUpdates: the password goes to the site once and is not kept; its session token is."""
     tracker = tracker_or_404(key)
     if tracker.kind != "login":
-        raise NotFound(f"{tracker.name} connects through its own sign-in page")
+        raise NotFound(gettext("%(tracker)s connects through its own sign-in page") % {"tracker": tracker.name})
     if not username.strip() or not password:
-        raise Invalid(f"give your {tracker.name} name and password")
+        raise Invalid(gettext("give your %(tracker)s name and password") % {"tracker": tracker.name})
     calls = Calls(http or session.http_client(), tracker)
     secret = tracker.login(calls, username.strip(), password)
     account = tracker.account(calls, secret)
@@ -87,9 +92,10 @@ def import_list(user: str, key: str, http: Any = None) -> dict[str, int]:
     tracker = tracker_or_404(key)
     connection = store.connection(user, key)
     if not connection or connection.get("state") != "connected":
-        raise Conflict(f"connect {tracker.name} first")
+        raise Conflict(gettext("connect %(tracker)s first") % {"tracker": tracker.name})
     if connection.get("imported"):
-        raise Conflict(f"the {tracker.name} list was imported already; disconnect and connect again to import anew")
+        raise Conflict(gettext("the %(tracker)s list was imported already; disconnect and connect again to import anew")
+                       % {"tracker": tracker.name})
     try:
         entries = session.call(http or session.http_client(), tracker, user, connection,
                                lambda calls, secret: tracker.entries(calls, secret))

@@ -11,6 +11,7 @@ MangaUpdates documents no rate limit, so the pace is 2 s, as for its metadata.
 import re
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from mangacircus.errors import Invalid
 
@@ -52,7 +53,11 @@ class MangaUpdates(Tracker):
             answer = calls.send("PUT", f"{settings.MANGAUPDATES_API_URL}/account/login",
                                 json={"username": username, "password": password})
         except Revoked as e:  # a 401 here is the name or the password
-            raise Invalid(f"MangaUpdates did not log in{e.reason or ': the name or password is wrong'}") from None
+            if not e.reason:
+                raise Invalid(_("MangaUpdates did not log in: the name or password is wrong")) from None
+            # the site's own words arrive as ": Invalid credentials" (trackers/base.py _reason)
+            reason = e.reason.removeprefix(": ")
+            raise Invalid(_("MangaUpdates did not log in: %(reason)s") % {"reason": reason}) from None
         context = answer.get("context") if isinstance(answer, dict) else None
         if not isinstance(context, dict) or not isinstance(context.get("session_token"), str):
             raise Failed(f"MangaUpdates did not log in: {str((answer or {}).get('reason') or 'no session')[:200]}")

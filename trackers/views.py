@@ -5,6 +5,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from mangacircus.errors import DomainError, NotFound
@@ -32,7 +34,8 @@ def redirect_uri(request, key):
 
 
 def _site_error(tracker_name, e):
-    return f"{tracker_name} could not be reached: {getattr(e, 'message', e)}"
+    return (_("%(tracker)s could not be reached: %(error)s")
+            % {"tracker": tracker_name, "error": getattr(e, "message", e)})
 
 
 @page(back=BACK)
@@ -48,7 +51,8 @@ def connect(request, key):
     except ScraperError as e:
         messages.error(request, _site_error(tracker.name, e))
         return _back()
-    messages.success(request, f"{tracker.name} is connected as {account['name']}.")
+    messages.success(request, _("%(tracker)s is connected as %(account)s.") % {"tracker": tracker.name,
+                                                                                "account": account["name"]})
     return _back()
 
 
@@ -63,7 +67,8 @@ def callback(request, key):
     except (DomainError, ScraperError) as e:
         messages.error(request, getattr(e, "message", None) or _site_error(tracker.name, e))
         return _back()
-    messages.success(request, f"{tracker.name} is connected as {account['name']}.")
+    messages.success(request, _("%(tracker)s is connected as %(account)s.") % {"tracker": tracker.name,
+                                                                                "account": account["name"]})
     return _back()
 
 
@@ -74,23 +79,32 @@ def act(request):
     tracker = connecting.tracker_or_404(request.POST.get("tracker", ""))
     if action == "disconnect":
         store.disconnect(user, tracker.key)
-        messages.success(request, f"{tracker.name} is disconnected: its token is deleted here.")
+        messages.success(request, _("%(tracker)s is disconnected: its token is deleted here.")
+                         % {"tracker": tracker.name})
     elif action == "import":
         try:
             done = connecting.import_list(user, tracker.key)
         except ScraperError as e:
             messages.error(request, _site_error(tracker.name, e))
             return _back()
-        messages.success(request, f"Imported {tracker.name}: {done['marked']} chapters marked read in "
-                                  f"{done['manga']} manga of {done['entries']} on your list.")
+        imported = ngettext("Imported %(tracker)s: %(marked)s chapters marked read in %(manga)s manga of %(entries)s "
+                            "on your list.", "Imported %(tracker)s: %(marked)s chapters marked read in %(manga)s manga "
+                            "of %(entries)s on your list.", done["marked"])
+        messages.success(request, imported % {"tracker": tracker.name, "marked": done["marked"], "manga": done["manga"],
+                                              "entries": done["entries"]})
     elif action == "bind":
         name = lookup.manga_or_404(request.POST.get("m", ""), user=user).name
         typed = request.POST.get("id", "")
         store.bind(user, tracker.key, name, binding.parse(tracker, typed) if typed.strip() else None)
-        messages.success(request, f"{name} is bound to {tracker.name} {typed.strip()}." if typed.strip()
-                         else f"{name} follows the metadata match for {tracker.name} again.")
+        if typed.strip():
+            bound = _("%(name)s is bound to %(tracker)s %(id)s.") % {"name": name, "tracker": tracker.name,
+                                                                      "id": typed.strip()}
+        else:
+            bound = _("%(name)s follows the metadata match for %(tracker)s again.") % {"name": name,
+                                                                                       "tracker": tracker.name}
+        messages.success(request, bound)
     else:
-        raise NotFound("unknown action")
+        raise NotFound(_("unknown action"))
     return _back()
 
 

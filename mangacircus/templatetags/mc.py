@@ -5,9 +5,12 @@ from datetime import datetime, timezone
 from django import template
 from django.conf import settings
 from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils import formats
 from django.utils import timezone as dj_timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
-from mangacircus.wording import parse_iso
+from mangacircus.wording import parse_iso, status_name
 
 register = template.Library()
 
@@ -31,17 +34,26 @@ def _local(ms):
         return None
 
 
+def _dated(moment, with_time):
+    """A moment as the pages print it: in English 2026-11-29 (14:37), as always; in the other languages
+    the language's short numeric date (and time) from Django's formats (2026/11/29, 29.11.2026);
+    the browser prints the same (formatDate in static/js/common.js)."""
+    if get_language() in (None, "en"):
+        return moment.strftime("%Y-%m-%d %H:%M" if with_time else "%Y-%m-%d")
+    return formats.date_format(moment, "SHORT_DATETIME_FORMAT" if with_time else "SHORT_DATE_FORMAT")
+
+
 @register.filter
 def ms_date(ms):
     """Milliseconds since the epoch (as stored in the JSON files) → 2026-11-29."""
     moment = _local(ms)
-    return moment.strftime("%Y-%m-%d") if moment else ""
+    return _dated(moment, False) if moment else ""
 
 
 @register.filter
 def ms_datetime(ms):
     moment = _local(ms)
-    return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
+    return _dated(moment, True) if moment else ""
 
 
 @register.filter
@@ -51,18 +63,20 @@ def iso_datetime(text):
     moment = parse_iso(text)
     if moment is None:
         return text or ""
-    return moment.astimezone(dj_timezone.get_current_timezone()).strftime("%Y-%m-%d %H:%M")
+    return _dated(moment.astimezone(dj_timezone.get_current_timezone()), True)
 
 
 @register.filter
 def ms_duration(ms):
     """Milliseconds of reading → "1 h 05 min", "12 min", "under a minute"."""
     if not isinstance(ms, int) or ms <= 0:
-        return "0 min"
+        return _("%(minutes)s min") % {"minutes": 0}
     minutes = round(ms / 60000)
     if minutes == 0:
-        return "under a minute"
-    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+        return _("under a minute")
+    if minutes >= 60:
+        return _("%(hours)s h %(minutes)s min") % {"hours": minutes // 60, "minutes": f"{minutes % 60:02d}"}
+    return _("%(minutes)s min") % {"minutes": minutes}
 
 
 @register.filter
@@ -76,7 +90,13 @@ def seconds(value):
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
     if days:
-        return f"{days} d {hours} h"
+        return _("%(days)s d %(hours)s h") % {"days": days, "hours": hours}
     if hours:
-        return f"{hours} h {minutes} min"
-    return f"{minutes} min" if minutes else f"{secs} s"
+        return _("%(hours)s h %(minutes)s min") % {"hours": hours, "minutes": minutes}
+    return _("%(minutes)s min") % {"minutes": minutes} if minutes else _("%(seconds)s s") % {"seconds": secs}
+
+
+@register.filter(name="status_name")
+def status_name_filter(value):
+    """A manga's status in the reader's language (mangacircus/wording.py STATUS_NAMES)."""
+    return status_name(value)

@@ -23,6 +23,7 @@ import threading
 import time
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from mangacircus import incidents
 from mangacircus.backups import pausers, snapshots
@@ -41,7 +42,7 @@ _progress = {}
 
 def folder():
     if settings.BACKUP is None:
-        raise Invalid("BACKUP is not set: set it to a folder for the archives (docs/backup.md)")
+        raise Invalid(gettext("BACKUP is not set: set it to a folder for the archives (docs/backup.md)"))
     return settings.BACKUP
 
 
@@ -59,7 +60,7 @@ def run(trigger="manual"):
     """Run one backup now; -> the recorded run. Conflict when one runs already."""
     target = folder()
     if not _running.acquire(blocking=False):
-        raise Conflict("a backup is running already")
+        raise Conflict(gettext("a backup is running already"))
     started = time.time()
     _progress.clear()
     _progress.update(started=int(started * 1000), trigger=trigger)
@@ -225,9 +226,9 @@ def delete_archives(names):
     newest_verified = next((name for name, _ in archives(target) if name in verified), None)
     for name in names:
         if name not in known:
-            raise NotFound(f"no archive {name!r} in BACKUP")
+            raise NotFound(gettext("no archive %(name)s in BACKUP") % {"name": repr(name)})
         if name == newest_verified:
-            raise Invalid(f"{name} is the newest verified archive: it is kept")
+            raise Invalid(gettext("%(name)s is the newest verified archive: it is kept") % {"name": name})
     for name in names:
         (target / name).unlink()
     if names:
@@ -242,7 +243,7 @@ def verify_archives(names):
     results = {}
     for name in names:
         if name not in known:
-            raise NotFound(f"no archive {name!r} in BACKUP")
+            raise NotFound(gettext("no archive %(name)s in BACKUP") % {"name": repr(name)})
         try:
             archive.read(target / name)
             results[name] = None
@@ -318,7 +319,7 @@ def run_in_background(trigger="manual"):
     """Start a run in a thread (the admin screen's "Back up now"); Conflict when one runs."""
     folder()
     if _running.locked():
-        raise Conflict("a backup is running already")
+        raise Conflict(gettext("a backup is running already"))
     threading.Thread(target=_quiet_run, args=(trigger,), name="backup", daemon=True).start()
 
 

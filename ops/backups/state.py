@@ -12,6 +12,8 @@ import datetime
 import re
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from mangacircus.errors import Invalid
 from mangacircus.store import Document, Store
 
@@ -42,21 +44,22 @@ def update_settings(body: dict[str, Any]) -> dict[str, Any]:
     new: dict[str, Any] = {}
     if schedule is not None:
         if not isinstance(schedule, dict) or schedule.get("every") not in ("off", "day", "hours"):
-            raise Invalid("schedule.every must be off, day or hours")
+            raise Invalid(_("schedule.every must be off, day or hours"))
         at = schedule.get("at", "03:00")
         if not isinstance(at, str) or not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", at):
-            raise Invalid("schedule.at must be a time HH:MM")
+            raise Invalid(_("schedule.at must be a time HH:MM"))
         hours = schedule.get("hours", 24)
         if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= 24 * 30:
-            raise Invalid("schedule.hours must be a whole number from 1 to 720")
+            raise Invalid(_("schedule.hours must be a whole number from 1 to 720"))
         new["schedule"] = {"every": schedule["every"], "at": at, "hours": hours}
     if retention is not None:
         if not isinstance(retention, dict):
-            raise Invalid("retention must be an object")
+            raise Invalid(_("retention must be an object"))
         keep, weeks = retention.get("keep", 7), retention.get("weeks", 0)
         for name, value, low, high in (("keep", keep, 1, 1000), ("weeks", weeks, 0, 520)):
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise Invalid(f"retention.{name} must be a whole number from {low} to {high}")
+                raise Invalid(_("retention.%(name)s must be a whole number from %(low)s to %(high)s")
+                              % {"name": name, "low": low, "high": high})
         new["retention"] = {"keep": keep, "weeks": weeks}
     with STATE.edit(immediate=True) as data:
         data.update(new)

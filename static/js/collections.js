@@ -21,7 +21,7 @@
   const list = document.getElementById("members");
 
   function shownCount(c) {
-    document.getElementById("collection-count").textContent = c.count + " manga";
+    document.getElementById("collection-count").textContent = interpolate(gettext("%(count)s manga"), { count: c.count }, true);
     document.getElementById("members-empty").hidden = c.count > 0;
   }
 
@@ -39,7 +39,7 @@
     if (cover) {
       try {
         await api(path, { cover: cover.closest("li").dataset.m });
-        toast("The collection now shows this cover.");
+        toast(gettext("The collection now shows this cover."));
       } catch (error) {
         toast(error.message, "error");
       }
@@ -52,7 +52,7 @@
     try {
       shownCount(await api(path + "/remove", { members: [item.dataset.m] }));
       item.remove();
-      toast("Removed.");
+      toast(gettext("Removed."));
     } catch (error) {
       toast(error.message, "error");
       button.disabled = false;
@@ -108,7 +108,7 @@
     }
   });
   document.getElementById("collection-delete").addEventListener("click", async () => {
-    if (!confirm("Delete this collection? The manga in it stay in the library.")) return;
+    if (!confirm(gettext("Delete this collection? The manga in it stay in the library."))) return;
     try {
       await api(path + "/delete", {});
       location.href = ROOT + "collections/";

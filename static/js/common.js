@@ -46,7 +46,7 @@ async function api(path, body, options) {
   try {
     response = await fetch(ROOT + path.replace(/^\//, ""), init);
   } catch (cause) { // the browser's "Failed to fetch": no answer at all
-    const error = new Error("the server cannot be reached");
+    const error = new Error(gettext("the server cannot be reached"));
     error.status = 0;
     throw error;
   }
@@ -71,38 +71,69 @@ function toast(message, kind) {
   setTimeout(() => item.remove(), 4000);
 }
 
-/** The one date format of every page: "2026-11-30", or "2026-11-30 14:37" `withTime`, in the
-    server's time zone (TZ, on <body data-tz>), as the server-rendered pages print them. */
+/* The page's translations come from the catalog script before this one (mangacircus/jsi18n.py);
+   should it not load, the page still works, in English. */
+if (typeof gettext !== "function") {
+  globalThis.gettext = (text) => text;
+  globalThis.ngettext = (one, many, n) => (n === 1 ? one : many);
+  globalThis.pgettext = (context, text) => text;
+  globalThis.interpolate = (format, values, named) => (named
+    ? format.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]))
+    : format.replace(/%s/g, () => String(values.shift())));
+}
+
+/** The page's language, as <html lang> names it ("en", "ja", "pt-br"). */
+const LANGUAGE = document.documentElement.lang || "en";
+
+/** A date as every page prints it, in the server's time zone (TZ, on <body data-tz>): in English
+    "2026-11-30", or "2026-11-30 14:37" `withTime`, as the server-rendered pages print them; in the
+    other languages the language's own numeric date (2026/11/30, 30.11.2026, 30/11/2026). */
 function formatDate(ms, withTime) {
-  const options = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  const english = LANGUAGE === "en";
+  const options = english
+    ? { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }
+    : { year: "numeric", month: "2-digit", day: "2-digit", ...(withTime ? { hour: "2-digit", minute: "2-digit" } : {}) };
+  const locale = english ? "en-GB" : LANGUAGE;
   let format;
   try {
-    format = new Intl.DateTimeFormat("en-GB", { ...options, timeZone: document.body.dataset.tz || undefined });
+    format = new Intl.DateTimeFormat(locale, { ...options, timeZone: document.body.dataset.tz || undefined });
   } catch (error) { // a zone this browser does not know: its own
-    format = new Intl.DateTimeFormat("en-GB", options);
+    format = new Intl.DateTimeFormat(locale, options);
   }
+  if (!english) return format.format(new Date(ms));
   const part = Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
   return `${part.year}-${part.month}-${part.day}` + (withTime ? ` ${part.hour}:${part.minute}` : "");
 }
 
-/** A wait as a person says it: "in 40 seconds", "in 15 minutes", "in 5 hours", "in 3 days"; rounded
-    up. The server's wording is the same (mangacircus/wording.py). */
-function inWords(seconds) {
-  const s = Math.max(0, Math.ceil(seconds));
-  const count = (n, unit) => `in ${n} ${unit}${n === 1 ? "" : "s"}`;
-  if (s < 60) return count(s, "second");
-  if (s < 7200) return count(Math.ceil(s / 60), "minute");
-  if (s < 172800) return count(Math.ceil(s / 3600), "hour");
-  return count(Math.ceil(s / 86400), "day");
+/** A number as the page's language writes it (1,234 · 1 234 · 1.234). */
+function formatNumber(n) {
+  return new Intl.NumberFormat(LANGUAGE).format(n);
 }
 
-/** "5 min ago", "3 h ago", "2 d ago", else the date. */
+/** `n` `unit`s from now (negative: ago) in the page's language, as Intl says it. */
+function relative(n, unit, style) {
+  return new Intl.RelativeTimeFormat(LANGUAGE, { numeric: "always", style: style || "long" }).format(n, unit);
+}
+
+/** A wait as a person says it: "in 40 seconds", "in 15 minutes", "in 5 hours", "in 3 days"; rounded
+    up. The server's wording is the same, with the same messages (mangacircus/wording.py). */
+function inWords(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const minutes = Math.ceil(s / 60), hours = Math.ceil(s / 3600), days = Math.ceil(s / 86400);
+  if (s < 60) return interpolate(ngettext("in %(n)s second", "in %(n)s seconds", s), { n: s }, true);
+  if (s < 7200) return interpolate(ngettext("in %(n)s minute", "in %(n)s minutes", minutes), { n: minutes }, true);
+  if (s < 172800) return interpolate(ngettext("in %(n)s hour", "in %(n)s hours", hours), { n: hours }, true);
+  return interpolate(ngettext("in %(n)s day", "in %(n)s days", days), { n: days }, true);
+}
+
+/** "5 min ago", "3 h ago", "2 d ago", else the date; in the other languages Intl's short wording. */
 function timeAgo(ms) {
   const minutes = Math.round((Date.now() - ms) / 60000);
-  if (minutes < 1) return "just now";
-  if (minutes < 60) return minutes + " min ago";
-  if (minutes < 48 * 60) return Math.round(minutes / 60) + " h ago";
-  if (minutes < 14 * 24 * 60) return Math.round(minutes / 1440) + " d ago";
+  if (minutes < 1) return gettext("just now");
+  const ago = (n, unit, short) => (LANGUAGE === "en" ? `${n} ${short} ago` : relative(-n, unit, "short"));
+  if (minutes < 60) return ago(minutes, "minute", "min");
+  if (minutes < 48 * 60) return ago(Math.round(minutes / 60), "hour", "h");
+  if (minutes < 14 * 24 * 60) return ago(Math.round(minutes / 1440), "day", "d");
   return formatDate(ms);
 }
 
@@ -119,7 +150,7 @@ function timeAgo(ms) {
     badge.textContent = unread > 99 ? "99+" : String(unread);
     badge.hidden = !unread;
     link.dataset.unread = unread;
-    link.setAttribute("aria-label", "Notifications, " + unread + " unread");
+    link.setAttribute("aria-label", interpolate(gettext("Notifications, %(unread_notes)s unread"), { unread_notes: unread }, true));
   }
 
   function close() {
@@ -152,11 +183,11 @@ function timeAgo(ms) {
     if (!panel) return;
     const notes = data.notifications.slice(0, 30);
     panel.replaceChildren(
-      h("div", { className: "bell-head" }, h("strong", null, "Notifications"),
-        data.unread ? h("button", { type: "button", className: "link mark-all", onclick: markAll }, "Mark all read") : null),
+      h("div", { className: "bell-head" }, h("strong", null, gettext("Notifications")),
+        data.unread ? h("button", { type: "button", className: "link mark-all", onclick: markAll }, gettext("Mark all read")) : null),
       notes.length ? h("ul", { className: "notes" }, notes.map(item))
-        : h("p", { className: "muted" }, "Nothing yet. Follow a manga and new chapters will show up here."),
-      h("a", { className: "all", href: ROOT + "notifications/" }, "All notifications"));
+        : h("p", { className: "muted" }, gettext("Nothing yet. Follow a manga and new chapters will show up here.")),
+      h("a", { className: "all", href: ROOT + "notifications/" }, gettext("All notifications")));
   }
 
   async function refresh() {
@@ -166,8 +197,8 @@ function timeAgo(ms) {
   link.addEventListener("click", (e) => {
     e.preventDefault();
     if (panel) { close(); return; }
-    panel = box.appendChild(h("div", { className: "bell-panel", role: "dialog", "aria-label": "Notifications" },
-      h("p", { className: "muted" }, "Loading…")));
+    panel = box.appendChild(h("div", { className: "bell-panel", role: "dialog", "aria-label": gettext("Notifications") },
+      h("p", { className: "muted" }, gettext("Loading…"))));
     link.setAttribute("aria-expanded", "true");
     refresh();
   });

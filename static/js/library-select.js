@@ -18,14 +18,15 @@
   }
 
   function showCount() {
-    document.getElementById("selected-count").textContent = selected.size + " selected";
+    const n = selected.size;
+    document.getElementById("selected-count").textContent = interpolate(ngettext("%(count)s selected", "%(count)s selected", n), { count: n }, true);
   }
 
   function addBoxes() {
     grid.querySelectorAll("li.tile").forEach((tile) => {
       if (tile.querySelector(".pick")) return;
       const title = tile.querySelector(".title").textContent;
-      const box = h("input", { type: "checkbox", className: "pick", "aria-label": "Select " + title });
+      const box = h("input", { type: "checkbox", className: "pick", "aria-label": interpolate(gettext("Select %(title)s"), { title }, true) });
       box.checked = selected.has(nameOf(tile));
       tile.prepend(box);
     });
@@ -37,7 +38,7 @@
   toggle.addEventListener("click", async () => {
     const on = toggle.getAttribute("aria-pressed") !== "true";
     toggle.setAttribute("aria-pressed", String(on));
-    toggle.textContent = on ? "Done selecting" : "Select several";
+    toggle.textContent = on ? gettext("Done selecting") : gettext("Select several");
     bar.hidden = !on;
     grid.classList.toggle("selecting", on);
     if (!on) {
@@ -49,7 +50,7 @@
     addBoxes();
     try {
       const mine = (await api("api/collections")).collections.filter((c) => c.editable);
-      choice.replaceChildren(...mine.map((c) => h("option", { value: c.id }, c.name)), h("option", { value: "" }, "New collection…"));
+      choice.replaceChildren(...mine.map((c) => h("option", { value: c.id }, c.name)), h("option", { value: "" }, gettext("New collection…")));
       newName.hidden = Boolean(mine.length);
     } catch (e) {
       toast(e.message, "error");
@@ -78,10 +79,14 @@
   });
 
   async function markSelected(read) {
-    if (!selected.size) { toast("Select some manga first.", "error"); return; }
+    if (!selected.size) { toast(gettext("Select some manga first."), "error"); return; }
     try {
       const done = await api("api/read/series", { manga: [...selected], read });
-      toast(done.manga + " manga marked " + (read ? "read" : "unread") + " (" + done.marked + " chapter" + (done.marked === 1 ? "" : "s") + ").");
+      const values = { manga: done.manga, marked: done.marked };
+      toast(interpolate(read
+        ? ngettext("%(manga)s manga marked read (%(marked)s chapter).", "%(manga)s manga marked read (%(marked)s chapters).", done.marked)
+        : ngettext("%(manga)s manga marked unread (%(marked)s chapter).", "%(manga)s manga marked unread (%(marked)s chapters).", done.marked),
+      values, true));
       grid.dispatchEvent(new Event("mc:refresh")); // library.js: the tiles again, with their new counts
     } catch (e) {
       toast(e.message, "error");
@@ -92,7 +97,7 @@
   document.getElementById("select-unread").addEventListener("click", () => markSelected(false));
 
   document.getElementById("select-add").addEventListener("click", async () => {
-    if (!selected.size) { toast("Select some manga first.", "error"); return; }
+    if (!selected.size) { toast(gettext("Select some manga first."), "error"); return; }
     const members = [...selected];
     try {
       let c;
@@ -104,7 +109,8 @@
         choice.value = c.id;
         newName.hidden = true;
       }
-      toast(members.length + " added to " + c.name + ".");
+      const added = ngettext("%(count)s added to %(name)s.", "%(count)s added to %(name)s.", members.length);
+      toast(interpolate(added, { count: members.length, name: c.name }, true));
     } catch (e) {
       toast(e.message, "error");
     }

@@ -21,13 +21,14 @@
   function cover(m) {
     return h("span", { className: "cover" },
       m.cover ? h("img", { src: ROOT + m.cover, alt: "", loading: "lazy", width: 200, height: 300 }) : null,
-      m.unread ? h("span", { className: "unread-count", title: m.unread + " unread chapter" + (m.unread === 1 ? "" : "s") }, m.unread) : null);
+      m.unread ? h("span", { className: "unread-count",
+        title: interpolate(ngettext("%(unread)s unread chapter", "%(unread)s unread chapters", m.unread), { unread: m.unread }, true) }, m.unread) : null);
   }
 
   function tile(m) {
-    const sub = [m.chapters + " chapter" + (m.chapters === 1 ? "" : "s")];
-    if (m.read) sub.push(m.unread ? m.read + " read" : "all read");
-    if (m.following) sub.push("following");
+    const sub = [interpolate(ngettext("%(chapters)s chapter", "%(chapters)s chapters", m.chapters), { chapters: m.chapters }, true)];
+    if (m.read) sub.push(m.unread ? interpolate(gettext("%(read)s read"), { read: m.read }, true) : gettext("all read"));
+    if (m.following) sub.push(gettext("following"));
     return h("li", { className: m.unread ? "tile" : "tile all-read" },
       h("a", { href: ROOT + m.url }, cover(m), h("span", { className: "title" }, m.title),
         h("span", { className: "sub" }, sub.join(" · "))));
@@ -43,22 +44,22 @@
   function showChips(filters) {
     chips.hidden = !filters.length;
     chips.replaceChildren(...filters.map((f) => h("li", null, h("a", { className: "chip on", href: filterHref(f.without), title: f.label },
-      h("span", { className: "chip-label" }, f.label), h("span", { className: "chip-x", "aria-hidden": "true" }, " ×"), h("span", { className: "sr" }, " (remove)")))));
+      h("span", { className: "chip-label" }, f.label), h("span", { className: "chip-x", "aria-hidden": "true" }, " ×"), h("span", { className: "sr" }, " " + gettext("(remove)"))))));
   }
 
-  function facetList(title, items, label) {
+  function facetList(title, items, label, named) { // named: the server sends each one's shown name (a status's)
     if (!items.length) return [];
     return [h("h2", { className: "facet-title" }, title), h("ul", { className: "facet-list" }, items.map((f) => h("li", null,
       h("a", { className: f.on ? "chip on" : "chip", href: filterHref(f.add), "aria-current": f.on ? "true" : null },
-        label(f.value), " ", h("span", { className: "n" }, f.count)))))];
+        named && f.label ? f.label : label(f.value), " ", h("span", { className: "n" }, f.count)))))];
   }
 
   function showFacets(found) {
     const cap = (v) => v.charAt(0).toUpperCase() + v.slice(1);
     const genres = found.genres || [];
     const shelves = found.libraries || [];
-    facets.replaceChildren(...facetList("Libraries", shelves, (v) => v), ...facetList("Genres", genres, (v) => v),
-      ...facetList("Tags", found.tags, (v) => v), ...facetList("Status", found.statuses, cap));
+    facets.replaceChildren(...facetList(gettext("Libraries"), shelves, (v) => v), ...facetList(gettext("Genres"), genres, (v) => v),
+      ...facetList(gettext("Tags"), found.tags, (v) => v), ...facetList(gettext("Status"), found.statuses, cap, true));
     facets.hidden = !shelves.length && !genres.length && !found.tags.length && !found.statuses.length;
   }
 
@@ -66,7 +67,7 @@
     let row = document.querySelector(".more-row");
     if (shown >= total) { if (row) row.remove(); return; }
     if (!row) {
-      row = h("p", { className: "more-row" }, h("a", { className: "button more", id: "more", href: "#" }, "Show more"));
+      row = h("p", { className: "more-row" }, h("a", { className: "button more", id: "more", href: "#" }, gettext("Show more")));
       empty.after(row);
     }
   }
@@ -97,11 +98,11 @@
     if (append) grid.append(...tiles); else grid.replaceChildren(...tiles);
     shown = result.offset + result.manga.length;
     total = result.total;
-    count.textContent = ask.q ? total + " of " + result.count : String(result.count);
+    count.textContent = ask.q ? interpolate(gettext("%(total)s of %(count)s"), { total, count: result.count }, true) : String(result.count);
     empty.hidden = total > 0;
     if (!total) {
-      empty.textContent = result.count ? "No manga match “" + ask.q + "”."
-        : result.unavailable ? "The library is unavailable." : "The library is empty.";
+      empty.textContent = result.count ? interpolate(gettext("No manga match “%(q)s”."), { q: ask.q }, true)
+        : result.unavailable ? gettext("The library is unavailable.") : gettext("The library is empty.");
     }
     topRows.forEach((row) => { row.hidden = Boolean(ask.q); });
     if (!append) {

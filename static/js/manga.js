@@ -14,8 +14,8 @@
     try {
       const result = await api("api/follow", { m, on });
       followButton.setAttribute("aria-pressed", String(result.following));
-      followButton.textContent = result.following ? "Following" : "Follow";
-      toast(result.following ? "You will be notified of new chapters." : "No more notifications for this manga.");
+      followButton.textContent = result.following ? gettext("Following") : gettext("Follow");
+      toast(result.following ? gettext("You will be notified of new chapters.") : gettext("No more notifications for this manga."));
     } catch (e) {
       toast(e.message, "error");
     } finally {
@@ -30,7 +30,7 @@
     try {
       const result = await api("api/want", { m, on });
       wantButton.setAttribute("aria-pressed", String(result.wantToRead));
-      wantButton.textContent = result.wantToRead ? "On your want-to-read list" : "Want to read";
+      wantButton.textContent = result.wantToRead ? gettext("On your want-to-read list") : gettext("Want to read");
     } catch (e) {
       toast(e.message, "error");
     } finally {
@@ -43,7 +43,8 @@
       star.setAttribute("aria-pressed", String(Number(star.dataset.stars) <= rating.mine));
     });
     document.getElementById("rating-sum").textContent = rating.count
-      ? rating.mean + " from " + rating.count + " rating" + (rating.count === 1 ? "" : "s") : "Not rated yet";
+      ? interpolate(ngettext("%(mean)s from %(count)s rating", "%(mean)s from %(count)s ratings", rating.count), { mean: rating.mean, count: rating.count }, true)
+      : gettext("Not rated yet");
   }
 
   document.getElementById("rating").addEventListener("click", async (e) => {
@@ -77,11 +78,11 @@
       }
       const where = document.getElementById("in-collections");
       if (!where.querySelector('a[href$="/' + c.id + '/"]')) {
-        if (!where.firstChild) where.append("In ");
+        if (!where.firstChild) where.append(gettext("In") + " ");
         else where.append(", ");
         where.append(h("a", { href: ROOT + c.url }, c.name));
       }
-      toast("Added to " + c.name + ".");
+      toast(interpolate(gettext("Added to %(name)s."), { name: c.name }, true));
     } catch (error) {
       toast(error.message, "error");
     }
@@ -105,24 +106,24 @@
         listName.value = "";
         listName.hidden = true;
       }
-      toast("Added to " + r.name + " (" + r.count + " chapter" + (r.count === 1 ? "" : "s") + ").");
+      toast(interpolate(ngettext("Added to %(name)s (%(count)s chapter).", "Added to %(name)s (%(count)s chapters).", r.count), { name: r.name, count: r.count }, true));
     } catch (error) {
       toast(error.message, "error");
     }
   });
 
   function continueLink(target) {
-    if (!target) return h("span", { className: "continue caught-up", id: "continue" }, "All caught up");
-    const verb = { start: "Start reading", resume: "Resume", next: "Continue" }[target.action];
+    if (!target) return h("span", { className: "continue caught-up", id: "continue" }, gettext("All caught up"));
+    const verb = { start: gettext("Start reading"), resume: gettext("Resume"), next: gettext("Continue") }[target.action];
     let text = verb + ": " + target.title;
-    if (target.action === "resume" && target.pages) text += " · p. " + (target.page + 1) + "/" + target.pages;
+    if (target.action === "resume" && target.pages) text += " " + interpolate(gettext("· p. %(page)s/%(pages)s"), { page: target.page + 1, pages: target.pages }, true);
     return h("a", { className: "button primary continue", id: "continue", href: ROOT + target.url }, text);
   }
 
   function showChapterState(row, result) {
     showRowState(row, result.chapter);
     document.getElementById("continue").replaceWith(continueLink(result.continue));
-    document.getElementById("read-count").textContent = result.counts.read + " of " + result.counts.chapters + " read";
+    document.getElementById("read-count").textContent = interpolate(gettext("%(read)s of %(chapters)s read"), result.counts, true);
   }
 
   async function toggleRead(button) {
@@ -141,11 +142,12 @@
   function showRowState(row, c) {
     row.classList.toggle("read", c.read);
     row.classList.toggle("started", !c.read && Boolean(c.progress));
-    row.querySelector(".state").textContent = c.read ? "Read" : c.progress ? "p. " + (c.progress.p + 1) + "/" + c.progress.n : "";
+    row.querySelector(".state").textContent = c.read ? gettext("Read")
+      : c.progress ? interpolate(gettext("p. %(p)s/%(n)s"), { p: c.progress.p + 1, n: c.progress.n }, true) : "";
     const button = row.querySelector(".toggle-read");
     button.setAttribute("aria-pressed", String(c.read));
-    button.textContent = c.read ? "Mark unread" : "Mark read";
-    button.setAttribute("aria-label", (c.read ? "Mark unread: " : "Mark read: ") + c.label);
+    button.textContent = c.read ? gettext("Mark unread") : gettext("Mark read");
+    button.setAttribute("aria-label", interpolate(c.read ? gettext("Mark unread: %(label)s") : gettext("Mark read: %(label)s"), { label: c.label }, true));
   }
 
   /** "Mark previous read" on a row, "Mark all read / unread" above the list: one request each. */
@@ -158,8 +160,11 @@
         if (row) showRowState(row, c);
       }
       document.getElementById("continue").replaceWith(continueLink(result.continue));
-      document.getElementById("read-count").textContent = result.counts.read + " of " + result.counts.chapters + " read";
-      toast(result.marked + " chapter" + (result.marked === 1 ? "" : "s") + " marked " + (body.read ? "read" : "unread") + ".");
+      document.getElementById("read-count").textContent = interpolate(gettext("%(read)s of %(chapters)s read"), result.counts, true);
+      toast(interpolate(body.read
+        ? ngettext("%(marked)s chapter marked read.", "%(marked)s chapters marked read.", result.marked)
+        : ngettext("%(marked)s chapter marked unread.", "%(marked)s chapters marked unread.", result.marked),
+      { marked: result.marked }, true));
     } catch (e) {
       toast(e.message, "error");
     } finally {
@@ -174,11 +179,11 @@
     }, h("span", { "aria-hidden": "true" }, text), h("span", { className: "sr-only" }, title));
     return h("li", { className: "version", "data-v": v.name },
       h("a", { href: ROOT + v.url }, v.source || v.name),
-      h("span", { className: "pages" }, v.pages + " p."),
-      h("span", { className: "vote", role: "group", "aria-label": "Vote for " + (v.source || v.name) },
-        voteButton("up", 1, "▲", "Vote up"),
+      h("span", { className: "pages" }, interpolate(gettext("%(pages)s p."), { pages: v.pages }, true)),
+      h("span", { className: "vote", role: "group", "aria-label": interpolate(gettext("Vote for %(source)s"), { source: v.source || v.name }, true) },
+        voteButton("up", 1, "▲", gettext("Vote up")),
         h("span", { className: "score" }, v.score),
-        voteButton("down", -1, "▼", "Vote down")));
+        voteButton("down", -1, "▼", gettext("Vote down"))));
   }
 
   async function vote(button) {

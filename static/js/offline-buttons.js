@@ -18,6 +18,8 @@
 
   // ---- the manga page ---------------------------------------------------------------------------
 
+  const keptBadge = () => h("span", { className: "kept-badge", title: gettext("Kept offline") }, gettext("Offline"));
+
   function mangaPage(data) {
     const m = data.m;
     const rows = Array.from(document.querySelectorAll("li.chapter[data-c]"));
@@ -36,10 +38,11 @@
         button = h("button", { type: "button", className: "link keep", onclick: () => toggle(li) });
         row.appendChild(button);
       }
-      if (kept && !badge) badge = row.insertBefore(h("span", { className: "kept-badge", title: "Kept offline" }, "Offline"), button);
+      if (kept && !badge) badge = row.insertBefore(keptBadge(), button);
       if (!kept && badge) badge.remove();
-      button.textContent = kept ? "Remove offline copy" : "Keep offline";
-      button.setAttribute("aria-label", (kept ? "Remove the offline copy of " : "Keep offline: ") + label);
+      button.textContent = kept ? gettext("Remove offline copy") : gettext("Keep offline");
+      const named = kept ? gettext("Remove the offline copy of %(name)s") : gettext("Keep offline: %(name)s");
+      button.setAttribute("aria-label", interpolate(named, { name: label }, true));
       li.classList.toggle("kept", kept);
     }
 
@@ -48,7 +51,7 @@
       if (li.classList.contains("kept")) {
         await O.forget(m, [chapter.c]);
         mark(li, false);
-        toast("Removed the offline copy of " + chapter.label + ".");
+        toast(interpolate(gettext("Removed the offline copy of %(name)s."), { name: chapter.label }, true));
       } else {
         await O.keepMany([chapter], () => mark(li, true));
       }
@@ -62,7 +65,7 @@
       section.querySelector("li.chapter[data-c]")).map((section) => {
       const chapters = Array.from(section.querySelectorAll("li.chapter[data-c]"));
       const heading = section.querySelector("h3");
-      const name = heading ? heading.firstChild.textContent.trim() : "these chapters";
+      const name = heading ? heading.firstChild.textContent.trim() : gettext("these chapters");
       const button = h("button", { type: "button", className: "link keep-book" });
       const line = h("p", { className: "book-keep" }, button);
       section.insertBefore(line, section.querySelector(".chapter-list"));
@@ -75,9 +78,10 @@
     function markBook(book) {
       const kept = book.chapters.every((li) => li.classList.contains("kept"));
       let badge = book.line.querySelector(".kept-badge");
-      if (kept && !badge) book.line.insertBefore(h("span", { className: "kept-badge", title: "Kept offline" }, "Offline"), book.button);
+      if (kept && !badge) book.line.insertBefore(keptBadge(), book.button);
       if (!kept && badge) badge.remove();
-      book.button.textContent = kept ? "Remove the offline copy of " + book.name : "Keep " + book.name + " offline";
+      const named = kept ? gettext("Remove the offline copy of %(name)s") : gettext("Keep %(name)s offline");
+      book.button.textContent = interpolate(named, { name: book.name }, true);
       book.section.classList.toggle("kept", kept);
     }
 
@@ -91,12 +95,12 @@
         if (book.section.classList.contains("kept")) {
           await O.forget(m, book.chapters.map((li) => li.dataset.c));
           book.chapters.forEach((li) => mark(li, false));
-          toast("Removed the offline copy of " + book.name + ".");
+          toast(interpolate(gettext("Removed the offline copy of %(name)s."), { name: book.name }, true));
         } else {
           const missing = book.chapters.filter((li) => !li.classList.contains("kept"));
           await O.keepMany(missing.map(info), (chapter) => {
             mark(missing.find((li) => li.dataset.c === chapter.c), true);
-          }, "Every chapter of " + book.name + " is kept already.");
+          }, interpolate(gettext("Every chapter of %(name)s is kept already."), { name: book.name }, true));
         }
       } finally {
         refreshBooks();
@@ -112,10 +116,10 @@
 
     const head = document.querySelector(".chapters-head .bulk-read");
     if (head) {
-      const button = h("button", { type: "button", className: "keep-ahead" }, "Keep next unread offline");
+      const button = h("button", { type: "button", className: "keep-ahead" }, gettext("Keep next unread offline"));
       head.appendChild(button);
       ahead().then((n) => {
-        button.textContent = "Keep next " + n + " unread offline";
+        button.textContent = interpolate(ngettext("Keep next %(n)s unread offline", "Keep next %(n)s unread offline", n), { n }, true);
         button.addEventListener("click", async () => {
           const unread = rows.filter((li) => !li.classList.contains("read")).slice(0, n).map(info);
           button.disabled = true;
@@ -139,16 +143,17 @@
     const at = all.findIndex((c) => c.c === data.chapter.id);
     const current = all[at] || { m, c: data.chapter.id, url: location.pathname.slice(ROOT.length), label: data.chapter.label };
     const n = data.settings.offlineAhead || 3;
-    const select = h("select", { className: "rd-keep", "aria-label": "Keep offline" });
+    const select = h("select", { className: "rd-keep", "aria-label": gettext("Keep offline") });
     top.appendChild(select);
 
     async function options() {
       const kept = (await O.keptIds(m)).has(current.c);
       select.replaceChildren(
-        h("option", { value: "" }, kept ? "Offline ✓" : "Offline"),
-        kept ? h("option", { value: "remove" }, "Remove this chapter's offline copy")
-          : h("option", { value: "this" }, "Keep this chapter offline"),
-        h("option", { value: "ahead" }, "Keep the next " + n + " unread chapters offline"));
+        h("option", { value: "" }, kept ? gettext("Offline") + " ✓" : gettext("Offline")),
+        kept ? h("option", { value: "remove" }, gettext("Remove this chapter's offline copy"))
+          : h("option", { value: "this" }, gettext("Keep this chapter offline")),
+        h("option", { value: "ahead" }, interpolate(ngettext("Keep the next %(n)s unread chapters offline",
+          "Keep the next %(n)s unread chapters offline", n), { n }, true)));
       select.value = "";
     }
 

@@ -93,21 +93,27 @@
       when one is kept. Stops at the first that fails. */
   async function keepMany(chapters, afterEach, nothing) {
     if (!chapters.length) {
-      toast(nothing || "No unread chapters to keep.");
+      toast(nothing || gettext("No unread chapters to keep."));
       return;
     }
-    toast(chapters.length === 1 ? "Keeping " + chapters[0].label + " offline…" : "Keeping " + chapters.length + " chapters offline…");
+    const count = chapters.length;
+    toast(count === 1 ? interpolate(gettext("Keeping %(name)s offline…"), { name: chapters[0].label }, true)
+      : interpolate(ngettext("Keeping %(n)s chapter offline…", "Keeping %(n)s chapters offline…", count), { n: count }, true));
     let bytes = 0;
     for (const chapter of chapters) {
       try {
         bytes += (await keep(chapter.m, chapter.c, chapter.url)).bytes;
       } catch (error) {
-        toast(chapter.label + " could not be kept offline: " + error.message, "error");
+        toast(interpolate(gettext("%(name)s could not be kept offline: %(error)s"), { name: chapter.label, error: error.message }, true),
+          "error");
         return;
       }
       if (afterEach) afterEach(chapter);
     }
-    toast((chapters.length === 1 ? chapters[0].label : chapters.length + " chapters") + " kept offline (" + O.size(bytes) + ").");
+    const size = O.size(bytes);
+    toast(count === 1 ? interpolate(gettext("%(name)s kept offline (%(size)s)."), { name: chapters[0].label, size }, true)
+      : interpolate(ngettext("%(n)s chapter kept offline (%(size)s).", "%(n)s chapters kept offline (%(size)s).", count),
+        { n: count, size }, true));
   }
 
   async function forget(m, cids) {
@@ -141,7 +147,8 @@
     }
     if (count) {
       document.dispatchEvent(new CustomEvent("mc:kept"));
-      toast("Kept " + count + " new chapter" + (count === 1 ? "" : "s") + " of the manga you follow offline.");
+      toast(interpolate(ngettext("Kept %(n)s new chapter of the manga you follow offline.",
+        "Kept %(n)s new chapters of the manga you follow offline.", count), { n: count }, true));
     }
   }
 

@@ -149,11 +149,12 @@
     });
   }
 
-  /** "840 KB", "12.3 MB", "1.2 GB". */
+  /** "840 KB", "12.3 MB", "1.2 GB". For pages only: the worker, which has no catalog, never asks. */
   function size(bytes) {
-    if (bytes < 1e6) return Math.max(1, Math.round(bytes / 1e3)) + " KB";
-    if (bytes < 1e9) return (bytes / 1e6).toFixed(1) + " MB";
-    return (bytes / 1e9).toFixed(1) + " GB";
+    const unit = (format, n) => interpolate(format, { n }, true);
+    if (bytes < 1e6) return unit(gettext("%(n)s KB"), Math.max(1, Math.round(bytes / 1e3)));
+    if (bytes < 1e9) return unit(gettext("%(n)s MB"), (bytes / 1e6).toFixed(1));
+    return unit(gettext("%(n)s GB"), (bytes / 1e9).toFixed(1));
   }
 
   scope.MCOffline = { KEPT, PAGES, SHELL, stableKey, all, put, remove, currentUser, setUser, keptId, keptOf,

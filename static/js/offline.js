@@ -94,8 +94,8 @@
     }
     if (banner || document.body.classList.contains("reader-body")) return;
     banner = h("p", { className: "offline-banner", role: "status" },
-      "You are offline: this is the copy of the page from your last visit. Kept chapters can be read, and your place is sent when the connection returns. ",
-      h("a", { href: ROOT + "settings/user/offline/" }, "Kept chapters"));
+      gettext("You are offline: this is the copy of the page from your last visit. Kept chapters can be read, and your place is sent when the connection returns.") + " ",
+      h("a", { href: ROOT + "settings/user/offline/" }, gettext("Kept chapters")));
     const main = document.querySelector("main");
     if (main) main.insertBefore(banner, main.firstChild);
   }

@@ -65,14 +65,14 @@
 
   function showError(box, error) {
     const message = error && error.name === "NotAllowedError"
-      ? "the passkey was not used (cancelled, or none of yours is on this device)"
+      ? gettext("the passkey was not used (cancelled, or none of yours is on this device)")
       : (error && error.message) || String(error);
     box.textContent = message.charAt(0).toUpperCase() + message.slice(1);
   }
 
   function unsupported(block) {
     if (window.PublicKeyCredential) return false;
-    showError(errorBox(block), new Error("this browser cannot use passkeys here (they need HTTPS, or localhost)"));
+    showError(errorBox(block), new Error(gettext("this browser cannot use passkeys here (they need HTTPS, or localhost)")));
     return true;
   }
 

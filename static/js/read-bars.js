@@ -31,10 +31,11 @@
   }
 
   // The Fit button: its icon (a phone shows only that) and its words.
-  const FITS = { screen: ["▣", "Screen"], width: ["↔", "Width"], height: ["↕", "Height"], original: ["1:1", "Original size"] };
+  const FITS = { screen: ["▣", gettext("Screen")], width: ["↔", gettext("Width")], height: ["↕", gettext("Height")],
+    original: ["1:1", gettext("Original size")] };
 
-  const MARKS = [["mark:previous", "Mark previous chapters read"], ["mark:all-read", "Mark all read"],
-    ["mark:all-unread", "Mark all unread"]];
+  const MARKS = [["mark:previous", gettext("Mark previous chapters read")], ["mark:all-read", gettext("Mark all read")],
+    ["mark:all-unread", gettext("Mark all unread")]];
 
   function chapterOptions() {
     const groups = R.data.books.map((book) => {
@@ -43,7 +44,7 @@
       const label = book.heading || "";
       return label ? h("optgroup", { label }, options) : options;
     });
-    return groups.concat(h("optgroup", { label: "Mark chapters" }, MARKS.map(([value, text]) => h("option", { value }, text))));
+    return groups.concat(h("optgroup", { label: gettext("Mark chapters") }, MARKS.map(([value, text]) => h("option", { value }, text))));
   }
 
   /** The picker's "Mark …" entries: one request, then the ✓ marks follow; the picker goes back to this chapter. */
@@ -55,7 +56,9 @@
       const result = await api("api/read/many", body);
       const read = new Set(result.chapters.filter((c) => c.read).map((c) => c.id));
       R.data.books.forEach((book) => book.chapters.forEach((c) => (c.read = read.has(c.id))));
-      toast(result.marked + " chapter" + (result.marked === 1 ? "" : "s") + " marked " + (body.read ? "read" : "unread") + ".");
+      const n = result.marked;
+      toast(interpolate(body.read ? ngettext("%(n)s chapter marked read.", "%(n)s chapters marked read.", n)
+        : ngettext("%(n)s chapter marked unread.", "%(n)s chapters marked unread.", n), { n }, true));
     } catch (e) {
       toast(e.message, "error");
     } finally {
@@ -66,20 +69,20 @@
 
   function chapterPicker() {
     return h("select", {
-      className: "rd-chapters", "aria-label": "Chapter",
+      className: "rd-chapters", "aria-label": gettext("Chapter"),
       onchange: (e) => (e.target.value.startsWith("mark:") ? mark(e.target, e.target.value) : (location.href = ROOT + e.target.value)),
     }, chapterOptions());
   }
 
   function versionLabel(v) {
     const score = v.score ? " · " + (v.score > 0 ? "+" : "") + v.score : "";
-    return (v.source || v.title || v.name) + " · " + v.pages + " p" + score;
+    return (v.source || v.title || v.name) + " · " + interpolate(gettext("%(pages)s p"), { pages: v.pages }, true) + score;
   }
 
   function versionPicker() {
     if (R.data.versions.length < 2) return null;
     const pick = (e) => (location.href = ROOT + currentUrl() + "?v=" + encodeURIComponent(e.target.value));
-    return h("select", { className: "rd-versions", "aria-label": "Version", onchange: pick },
+    return h("select", { className: "rd-versions", "aria-label": gettext("Version"), onchange: pick },
       R.data.versions.map((v) => h("option", { value: v.name, selected: v.name === R.data.version }, versionLabel(v))));
   }
 
@@ -88,7 +91,8 @@
     if (!target) return h("span", { className: className + " rd-disabled", "aria-hidden": "true" }, label);
     const name = chapterLabel(target);
     return h("a", { className: "button " + className, href: ROOT + target.url, title: name,
-      "aria-label": (className === "rd-prev" ? "Previous: " : "Next: ") + name }, label);
+      "aria-label": interpolate(className === "rd-prev" ? gettext("Previous: %(chapter)s") : gettext("Next: %(chapter)s"),
+        { chapter: name }, true) }, label);
   }
 
   function build(reader) {
@@ -96,31 +100,31 @@
     const d = R.data;
     el.top = h("header", { className: "rd-bar rd-top" },
       h("a", { className: "button rd-back", href: ROOT + d.manga_url, title: d.manga.title,
-        "aria-label": "Back to " + d.manga.title }, "←"),
+        "aria-label": interpolate(gettext("Back to %(title)s"), { title: d.manga.title }, true) }, "←"),
       h("div", { className: "rd-title" },
         h("span", { className: "rd-manga" }, d.manga.title), chapterPicker()),
       versionPicker());
     el.count = h("span", { className: "rd-count" });
     el.slider = h("input", {
-      type: "range", className: "rd-slider", "aria-label": "Page", min: 1, max: Math.max(1, R.list.length), step: 1,
+      type: "range", className: "rd-slider", "aria-label": gettext("Page"), min: 1, max: Math.max(1, R.list.length), step: 1,
       dir: R.dir === "rtl" ? "rtl" : "ltr", // the slider runs the way the pages do
       oninput: (e) => (el.count.textContent = e.target.value + " / " + R.list.length),
       onchange: (e) => R.goTo(+e.target.value - 1),
     });
     el.modes = Object.values(MCR.modes).map((m) => h("button", { type: "button", className: "rd-mode",
       "data-mode": m.name, onclick: () => R.setMode(m.name, true) }, m.label));
-    el.shift = h("button", { type: "button", className: "rd-shift", "aria-label": "Shift pairing",
-      title: "Shift: pair this run of pages the other way", onclick: () => R.toggleShift() },
-      "⇄", h("span", { className: "rd-wide-only" }, " Shift"));
-    el.fit = h("button", { type: "button", className: "rd-fit", title: "Fit the page (W)", onclick: () => R.nextFit() },
+    el.shift = h("button", { type: "button", className: "rd-shift", "aria-label": gettext("Shift pairing"),
+      title: gettext("Shift: pair this run of pages the other way"), onclick: () => R.toggleShift() },
+      "⇄", h("span", { className: "rd-wide-only" }, " " + gettext("Shift")));
+    el.fit = h("button", { type: "button", className: "rd-fit", title: gettext("Fit the page (W)"), onclick: () => R.nextFit() },
       el.fitIcon = h("span", { "aria-hidden": "true" }), el.fitWords = h("span", { className: "rd-wide-only" }));
-    el.zoom = h("button", { type: "button", className: "rd-zoom", title: "Zoom (click for 100 %)",
+    el.zoom = h("button", { type: "button", className: "rd-zoom", title: gettext("Zoom (click for 100 %)"),
       onclick: () => R.zoomTo(1) });
     el.bottom = h("footer", { className: "rd-bar rd-bottom" },
       h("div", { className: "rd-row" }, el.count, el.slider),
       h("div", { className: "rd-row" },
         chapterLink(d.prev, "‹", "rd-prev"),
-        h("div", { className: "rd-modes", role: "group", "aria-label": "Mode" }, el.modes),
+        h("div", { className: "rd-modes", role: "group", "aria-label": gettext("Mode") }, el.modes),
         el.shift, el.fit, el.zoom,
         chapterLink(d.next, "›", "rd-next")));
     el.hint = h("div", { className: "rd-hint", role: "status" });
@@ -133,20 +137,24 @@
     const here = chapterLabel(d.chapter);
     const inList = d.list; // opened from a read list (?list=): next is the list's
     return h("section", { className: "rd-end" },
-      h("p", { className: "rd-end-done" }, "End of " + here),
+      h("p", { className: "rd-end-done" }, interpolate(gettext("End of %(chapter)s"), { chapter: here }, true)),
       inList ? h("p", { className: "rd-end-list" }, h("a", { href: ROOT + "readlists/" + encodeURIComponent(inList.id) + "/" },
-        inList.name), " · " + inList.position + " of " + inList.count) : null,
+        inList.name), " · " + interpolate(gettext("%(n)s of %(total)s"), { n: inList.position, total: inList.count }, true))
+        : null,
       d.next ? h("a", { className: "button primary rd-end-next", href: ROOT + d.next.url },
-        (inList ? "Next in list: " : "Next: ") + chapterLabel(d.next))
-        : h("p", { className: "muted" }, inList ? "This is the end of the read list." : "This is the last chapter for now."),
-      h("a", { className: "rd-end-back", href: ROOT + d.manga_url }, "Back to " + d.manga.title));
+        interpolate(inList ? gettext("Next in list: %(chapter)s") : gettext("Next: %(chapter)s"),
+          { chapter: chapterLabel(d.next) }, true))
+        : h("p", { className: "muted" },
+          inList ? gettext("This is the end of the read list.") : gettext("This is the last chapter for now.")),
+      h("a", { className: "rd-end-back", href: ROOT + d.manga_url },
+        interpolate(gettext("Back to %(title)s"), { title: d.manga.title }, true)));
   }
 
   /** Refresh what depends on the position, mode and zoom. */
   function update() {
     const n = R.list.length;
     const atEnd = R.cur >= n;
-    let label = "End";
+    let label = gettext("End");
     if (!atEnd) {
       const pages = R.m.spreads ? R.spreads[MCR.layout.spreadOf(R.spreads, R.cur)].pages : [R.cur];
       label = pages.length > 1 ? pages[0] + 1 + "–" + (pages[1] + 1) : String(pages[0] + 1);
@@ -161,7 +169,8 @@
     el.zoom.textContent = Math.round(R.zoom * 100) + " %";
     const [icon, words] = FITS[R.fit];
     el.fit.hidden = !R.m.fits;
-    el.fit.setAttribute("aria-label", "Fit: " + words + (/\w/.test(icon) ? " (" + icon + ")" : "")); // holds what a phone shows
+    const fit = /\w/.test(icon) ? words + " (" + icon + ")" : words; // holds what a phone shows
+    el.fit.setAttribute("aria-label", interpolate(gettext("Fit: %(fit)s"), { fit }, true));
     el.fitIcon.textContent = icon;
     el.fitWords.textContent = " " + words;
     el.slider.max = String(Math.max(1, n)); // a split double page counts as two
@@ -212,8 +221,8 @@
       return; // storage refused: better no hint than a hint every time
     }
     const touch = matchMedia("(pointer: coarse)").matches;
-    el.hint.textContent = touch ? "Tap the middle of the page to bring the menu back"
-      : "Click the middle of the page or press M to bring the menu back";
+    el.hint.textContent = touch ? gettext("Tap the middle of the page to bring the menu back")
+      : gettext("Click the middle of the page or press M to bring the menu back");
     el.hint.classList.add("rd-hint-on");
     clearTimeout(hintTimer);
     hintTimer = setTimeout(() => el.hint.classList.remove("rd-hint-on"), HINT_MS);

@@ -26,9 +26,12 @@
   const RETRY_MS = 10000;
   const TICK_MS = 100;
   const LEASE_MARGIN = 2000; // renew well before the server lets the lease go
-  const LABELS = { running: "reading", loading: "waiting for the page", paused: "paused: press a key or tap to go on",
-    idle: "idle: press a key or tap to go on", starting: "starting", elsewhere: "paused: reading on another device",
-    offline: "paused: the server is not answering", off: "off" };
+  const LABELS = { running: gettext("reading"), loading: gettext("waiting for the page"),
+    paused: gettext("paused: press a key or tap to go on"), idle: gettext("idle: press a key or tap to go on"),
+    starting: gettext("starting"), elsewhere: gettext("paused: reading on another device"),
+    offline: gettext("paused: the server is not answering"), off: gettext("off") };
+  // The input kinds as the panel names them (the server's predominantInput is one of these keys).
+  const INPUTS = { mouse: gettext("mouse"), touch: gettext("touch"), keyboard: gettext("keyboard") };
 
   const session = randomId();
   const device = deviceId();
@@ -265,11 +268,12 @@
 
   const time = h("span", { className: "rd-clock-time" });
   const chip = h("button", { type: "button", className: "rd-clock", "aria-expanded": "false",
-    title: "Reading clock", onclick: () => togglePanel() }, time);
+    title: gettext("Reading clock"), onclick: () => togglePanel() }, time);
   const rows = {};
-  const panel = h("div", { className: "rd-clock-panel", hidden: true, role: "dialog", "aria-label": "Reading clock" },
-    h("dl", null, ["State", "This pass", "Verified pages", "Mostly", "Loading wait", "Chapter total"].map((label) =>
-      [h("dt", null, label), (rows[label] = h("dd"))])));
+  const ROWS = [["state", gettext("State")], ["pass", gettext("This pass")], ["verified", gettext("Verified pages")],
+    ["mostly", gettext("Mostly")], ["loading", gettext("Loading wait")], ["total", gettext("Chapter total")]];
+  const panel = h("div", { className: "rd-clock-panel", hidden: true, role: "dialog", "aria-label": gettext("Reading clock") },
+    h("dl", null, ROWS.map(([key, label]) => [h("dt", null, label), (rows[key] = h("dd"))])));
   const row = root.querySelector(".rd-bottom .rd-row"); // beside the slider, which can give room on phones
   if (row) row.appendChild(chip);
   root.appendChild(panel);
@@ -284,15 +288,18 @@
     const t = totals();
     time.textContent = clock(t.total);
     chip.dataset.state = state;
-    chip.setAttribute("aria-label", "Reading clock " + clock(t.total) + ", " + LABELS[state]);
+    chip.setAttribute("aria-label", interpolate(gettext("Reading clock %(time)s, %(state)s"),
+      { time: clock(t.total), state: LABELS[state] }, true));
     if (panel.hidden) return;
-    rows.State.textContent = LABELS[state];
-    rows["This pass"].textContent = clock(t.pass);
-    rows["Verified pages"].textContent = seen.size + " of " + data.pages.length;
-    rows.Mostly.textContent = summary.predominantInput || (lastInput > 0 ? inputKind : "–");
-    rows["Loading wait"].textContent = clock(t.loading);
-    const passes = summary.completedPasses ? " · " + summary.completedPasses + " complete" : "";
-    rows["Chapter total"].textContent = clock(t.total) + passes;
+    rows.state.textContent = LABELS[state];
+    rows.pass.textContent = clock(t.pass);
+    rows.verified.textContent = interpolate(gettext("%(n)s of %(total)s"), { n: seen.size, total: data.pages.length }, true);
+    const mostly = summary.predominantInput || (lastInput > 0 ? inputKind : "–");
+    rows.mostly.textContent = INPUTS[mostly] || mostly;
+    rows.loading.textContent = clock(t.loading);
+    const done = summary.completedPasses;
+    const passes = done ? " · " + interpolate(ngettext("%(n)s complete", "%(n)s complete", done), { n: done }, true) : "";
+    rows.total.textContent = clock(t.total) + passes;
   }
 
   // ---- wiring -----------------------------------------------------------------------------------------

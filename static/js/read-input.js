@@ -224,7 +224,7 @@
       case "ArrowRight": side("right"); break;
       case "ArrowDown": if (paged && !tall) R.turn(1); else handled = false; break;
       case "ArrowUp": if (paged && !tall) R.turn(-1); else handled = false; break;
-      case " ": case "Spacebar": if (paged) R.turn(e.shiftKey ? -1 : 1); else handled = false; break;
+      case " ": case "Spacebar": if (paged) R.turn(e.shiftKey ? -1 : 1); else handled = false; break; // not shown: old browsers' key name
       case "PageDown": if (paged) R.turn(1); else handled = false; break;
       case "PageUp": if (paged) R.turn(-1); else handled = false; break;
       case "+": case "=": R.zoomTo(Math.round((R.zoom + KEY_STEP) * 20) / 20); break;

@@ -109,8 +109,8 @@
       spinLater(img);
     };
     const message = h("div", { className: "rd-fail", role: "alert" },
-      h("p", null, "Page " + (p.i + 1) + " could not be loaded."),
-      h("button", { type: "button", onclick: retry }, "Try again"));
+      h("p", null, interpolate(gettext("Page %(page)s could not be loaded."), { page: p.i + 1 }, true)),
+      h("button", { type: "button", onclick: retry }, gettext("Try again")));
     el.appendChild(message);
   }
 
@@ -128,7 +128,7 @@
 
   function newImage(R, p, priority, withSrc) {
     const img = new Image();
-    img.alt = "Page " + (p.i + 1);
+    img.alt = interpolate(gettext("Page %(page)s"), { page: p.i + 1 }, true);
     img.className = "rd-img";
     img.draggable = false;
     img.decoding = "async";

@@ -21,17 +21,20 @@
 (function () {
   "use strict";
   const MCR = (window.MCR = window.MCR || {});
+  // The page's catalog, or the English as written where there is none (node reads this table alone
+  // in tests/reader/test_reader_modes.py).
+  const pgettext = typeof window.pgettext === "function" ? window.pgettext : (context, text) => text;
 
   // read-layout.js loads after this file, so each entry looks its boxes function up when asked.
   MCR.modes = {
-    flow: { name: "flow", label: "Flow", scrolls: true, spreads: false, ttb: true, upright: true, hint: "flow",
-      fits: false, splits: true,
+    flow: { name: "flow", label: pgettext("reading mode", "Flow"), scrolls: true, spreads: false, ttb: true, upright: true,
+      hint: "flow", fits: false, splits: true,
       get boxes() { return MCR.layout.flowBoxes; } },
-    page: { name: "page", label: "Page", scrolls: false, spreads: false, ttb: false, upright: true, hint: "paged",
-      fits: true, splits: true,
+    page: { name: "page", label: pgettext("reading mode", "Page"), scrolls: false, spreads: false, ttb: false, upright: true,
+      hint: "paged", fits: true, splits: true,
       default: true, get boxes() { return MCR.layout.pageBoxes; } },
-    book: { name: "book", label: "Book", scrolls: false, spreads: true, ttb: false, upright: false, hint: "paged",
-      fits: false, splits: false,
+    book: { name: "book", label: pgettext("reading mode", "Book"), scrolls: false, spreads: true, ttb: false, upright: false,
+      hint: "paged", fits: false, splits: false,
       get boxes() { return MCR.layout.bookBoxes; } },
   };
 })();

@@ -47,13 +47,13 @@
       R.list.map((page, pos) => h("li", null, h("button", {
         type: "button", className: "rd-ov-page", "data-pos": pos, onclick: () => jump(pos),
       }, h("img", { alt: "", "data-src": thumbUrl(page), width: 90, height: 135, decoding: "async" }),
-      h("span", { className: "rd-ov-n" }, "Page " + (pos + 1))))));
+      h("span", { className: "rd-ov-n" }, interpolate(gettext("Page %(page)s"), { page: pos + 1 }, true))))));
     const d = R.data;
     const title = (d.chapter.title ? d.chapter.label + ": " + d.chapter.title : d.chapter.label);
     dialog = h("dialog", { className: "rd-overview", "aria-labelledby": "rd-ov-title" },
       h("header", { className: "rd-ov-head" },
-        h("h2", { id: "rd-ov-title" }, "Pages · " + title),
-        h("button", { type: "button", className: "rd-ov-close", onclick: close }, "Close")),
+        h("h2", { id: "rd-ov-title" }, interpolate(gettext("Pages · %(chapter)s"), { chapter: title }, true)),
+        h("button", { type: "button", className: "rd-ov-close", onclick: close }, gettext("Close"))),
       grid);
     // The reader's keys (arrows turn pages, M toggles the bars) must not act behind the dialog.
     dialog.addEventListener("keydown", (e) => e.stopPropagation());
@@ -90,8 +90,8 @@
 
   function init(reader) {
     R = reader;
-    const button = h("button", { type: "button", className: "rd-pages", "aria-label": "Pages", title: "Page overview (P)",
-      onclick: open }, h("span", { "aria-hidden": "true" }, "▦"), h("span", { className: "rd-wide-only" }, " Pages"));
+    const button = h("button", { type: "button", className: "rd-pages", "aria-label": gettext("Pages"),
+      title: gettext("Page overview (P)"), onclick: open }, h("span", { "aria-hidden": "true" }, "▦"), h("span", { className: "rd-wide-only" }, " " + gettext("Pages")));
     R.root.querySelector(".rd-top").appendChild(button);
     document.addEventListener("keydown", (e) => {
       if ((e.key === "p" || e.key === "P") && !e.ctrlKey && !e.metaKey && !e.altKey

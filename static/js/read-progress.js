@@ -48,7 +48,9 @@
     const later = (quietly) => offline.later(queued, "api/progress", Object.assign({ at: Date.now() }, data), quietly)
       .catch(() => null);
     if (offline && offline.offline()) {
-      if (!leaving && !offlineSaid) toast("You are offline: your reading position is kept on this device and sent when the connection returns.");
+      if (!leaving && !offlineSaid) {
+        toast(gettext("You are offline: your reading position is kept on this device and sent when the connection returns."));
+      }
       offlineSaid = true;
       return later();
     }
@@ -59,10 +61,11 @@
       if (offline && error.status === 0) later(!leaving); // staying, the page tries again in 10 s itself
       if (leaving || error.status === 401) return;
       if (error.status === 0 || error.status >= 500) {
-        toast(`Reading position not saved: ${error.message}; trying again ${inWords(RETRY_DELAY / 1000)}`, "error");
+        toast(interpolate(gettext("Reading position not saved: %(error)s; trying again %(when)s"),
+          { error: error.message, when: inWords(RETRY_DELAY / 1000) }, true), "error");
         if (!saveTimer) saveTimer = setTimeout(() => save(R, false), RETRY_DELAY);
       } else {
-        toast("Reading position not saved: " + error.message, "error");
+        toast(interpolate(gettext("Reading position not saved: %(error)s"), { error: error.message }, true), "error");
       }
     });
   }
@@ -86,13 +89,15 @@
   /** Only a click on a mode button records the user's intended mode. */
   function modeChosen(R, mode) {
     R.settings.lastMode = mode;
-    api("api/settings", { lastMode: mode }).catch((error) => toast("Mode not saved: " + error.message, "error"));
+    api("api/settings", { lastMode: mode }).catch((error) =>
+      toast(interpolate(gettext("Mode not saved: %(error)s"), { error: error.message }, true), "error"));
   }
 
   /** The Fit button or W: remembered as the page fit for every chapter, as the zoom is. */
   function fitChosen(R) {
     R.settings.pageFit = R.fit;
-    api("api/settings", { pageFit: R.fit }).catch((error) => toast("Page fit not saved: " + error.message, "error"));
+    api("api/settings", { pageFit: R.fit }).catch((error) =>
+      toast(interpolate(gettext("Page fit not saved: %(error)s"), { error: error.message }, true), "error"));
   }
 
   function init(R) {

@@ -27,11 +27,14 @@
         const plan = await api("api/readlists/import", { cbl: text, apply });
         if (plan.readlist) { location.href = ROOT + plan.readlist.url; return; }
         const c = plan.counts;
-        const go = h("button", { className: "primary", type: "button", disabled: !c.matched }, c.matched ? "Import " + c.matched + " chapter(s)" : "Nothing to import");
+        const go = h("button", { className: "primary", type: "button", disabled: !c.matched }, c.matched
+          ? interpolate(ngettext("Import %(matched)s chapter(s)", "Import %(matched)s chapter(s)", c.matched), { matched: c.matched }, true)
+          : gettext("Nothing to import"));
         go.addEventListener("click", () => send(true));
-        box.replaceChildren(h("h2", null, plan.name), h("p", { className: "cbl-counts" }, c.books + " in the file: " + c.matched + " found here, " + c.not_found + " not found."),
-          c.matched ? h("h3", null, "Found") : "", c.matched ? lines(plan.matched, true) : "",
-          c.not_found ? h("h3", null, "Not found") : "", c.not_found ? h("div", { className: "cbl-missing" }, lines(plan.not_found, false)) : "", go);
+        box.replaceChildren(h("h2", null, plan.name), h("p", { className: "cbl-counts" },
+          interpolate(gettext("%(books)s in the file: %(matched)s found here, %(not_found)s not found."), c, true)),
+          c.matched ? h("h3", null, gettext("Found")) : "", c.matched ? lines(plan.matched, true) : "",
+          c.not_found ? h("h3", null, gettext("Not found")) : "", c.not_found ? h("div", { className: "cbl-missing" }, lines(plan.not_found, false)) : "", go);
         box.hidden = false;
       } catch (error) {
         toast(error.message, "error");
@@ -54,7 +57,7 @@
   const item = (li) => ({ m: li.dataset.m, c: li.dataset.c });
 
   function shownCount(r) {
-    document.getElementById("readlist-count").textContent = r.read + " of " + r.count + " read";
+    document.getElementById("readlist-count").textContent = interpolate(gettext("%(read)s of %(count)s read"), { read: r.read, count: r.count }, true);
     document.getElementById("items-empty").hidden = r.count > 0;
   }
 
@@ -77,7 +80,7 @@
     try {
       shownCount(await api(path + "/remove", { items: [item(li)] }));
       li.remove();
-      toast("Removed.");
+      toast(gettext("Removed."));
     } catch (error) {
       toast(error.message, "error");
       button.disabled = false;
@@ -98,7 +101,7 @@
     }
   });
   document.getElementById("readlist-delete").addEventListener("click", async () => {
-    if (!confirm("Delete this read list? Its chapters stay in the library.")) return;
+    if (!confirm(gettext("Delete this read list? Its chapters stay in the library."))) return;
     try {
       await api(path + "/delete", {});
       location.href = ROOT + "readlists/";

@@ -9,17 +9,20 @@
 
   async function poll() {
     const data = await api("api/admin/backup");
-    if (data.running) {
-      const files = data.running.files ? " (" + (data.running.written || 0) + " of " + data.running.files + " files)" : "";
-      line.textContent = "Running: " + data.running.step + files + "…";
+    const running = data.running;
+    if (running) {
+      line.textContent = running.files
+        ? interpolate(gettext("Running: %(step)s (%(written)s of %(files)s files)…"),
+          { step: running.step, written: running.written || 0, files: running.files }, true)
+        : interpolate(gettext("Running: %(step)s…"), { step: running.step }, true);
       button.disabled = true;
       setTimeout(poll, 1000);
       return;
     }
     button.disabled = false;
     const last = data.history[0];
-    if (last && last.ok) line.textContent = "Done: " + last.archive + ", verified.";
-    else if (last) line.textContent = "Failed: " + last.error;
+    if (last && last.ok) line.textContent = interpolate(gettext("Done: %(archive)s, verified."), { archive: last.archive }, true);
+    else if (last) line.textContent = interpolate(gettext("Failed: %(error)s"), { error: last.error }, true);
     if (sessionStorage.getItem("backup-started")) {
       sessionStorage.removeItem("backup-started");
       location.reload();
@@ -32,7 +35,7 @@
     try {
       await api("api/admin/backup", { command: "run" });
       sessionStorage.setItem("backup-started", "1");
-      line.textContent = "Starting…";
+      line.textContent = gettext("Starting…");
       setTimeout(poll, 300);
     } catch (error) {
       button.disabled = false;

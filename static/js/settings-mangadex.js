@@ -14,7 +14,8 @@
       const { account } = await api("api/mangadex/account");
       show(account);
     } catch (error) {
-      statusLine.textContent = error.status === 503 ? "The scraper is offline: MangaDex accounts cannot be used now." : error.message;
+      statusLine.textContent = error.status === 503
+        ? gettext("The scraper is offline: MangaDex accounts cannot be used now.") : error.message;
     }
   }
 
@@ -24,14 +25,17 @@
     $("md-connected").hidden = !account.connected || reconnect;
     if ($("md-follows-card")) $("md-follows-card").hidden = !account.connected || reconnect;
     if (!account.connected) {
-      statusLine.textContent = account.error ? `Not connected: ${account.error}` : "Not connected.";
+      statusLine.textContent = account.error
+        ? interpolate(gettext("Not connected: %(error)s"), { error: account.error }, true) : gettext("Not connected.");
     } else if (reconnect) {
-      statusLine.replaceChildren(h("strong", { className: "error" }, "Reconnect needed: "),
-        `${account.error || "MangaDex no longer accepts the connection"}. Enter the password again to connect ${account.username}.`);
+      statusLine.replaceChildren(h("strong", { className: "error" }, gettext("Reconnect needed: ")),
+        interpolate(gettext("%(error)s. Enter the password again to connect %(username)s."),
+          { error: account.error || gettext("MangaDex no longer accepts the connection"), username: account.username }, true));
       form.elements.clientId.value = account.clientId || "";
       form.elements.username.value = account.username || "";
     } else {
-      statusLine.textContent = `Connected as ${account.username} since ${formatDate(account.since, true)}.`;
+      statusLine.textContent = interpolate(gettext("Connected as %(username)s since %(date)s."),
+        { username: account.username, date: formatDate(account.since, true) }, true);
     }
   }
 
@@ -42,7 +46,7 @@
     try {
       const { account } = await api("api/mangadex/account", body);
       form.elements.clientSecret.value = "";
-      toast("MangaDex account connected");
+      toast(gettext("MangaDex account connected"));
       show(account);
     } catch (error) {
       toast(error.message, "error");
@@ -50,10 +54,10 @@
   });
 
   $("md-disconnect").addEventListener("click", async () => {
-    if (!confirm("Disconnect your MangaDex account? Its token is deleted here.")) return;
+    if (!confirm(gettext("Disconnect your MangaDex account? Its token is deleted here."))) return;
     try {
       await api("api/mangadex/account/disconnect", {});
-      toast("Disconnected");
+      toast(gettext("Disconnected"));
       refresh();
     } catch (error) {
       toast(error.message, "error");
@@ -62,11 +66,13 @@
 
   $("md-import").addEventListener("click", async () => {
     const out = $("md-imported");
-    out.textContent = "Importing…";
+    out.textContent = gettext("Importing…");
     try {
       const r = await api("api/mangadex/read-markers", {});
-      out.textContent = `${r.read} chapters read on MangaDex: ${r.marked} marked read here, ${r.already} already read` +
-        (r.notHere ? `, ${r.notHere} not in the library (yet): import again once they are downloaded.` : ".");
+      const counts = { read: r.read, marked: r.marked, already: r.already, missing: r.notHere };
+      out.textContent = interpolate(r.notHere
+        ? gettext("%(read)s chapters read on MangaDex: %(marked)s marked read here, %(already)s already read, %(missing)s not in the library (yet): import again once they are downloaded.")
+        : gettext("%(read)s chapters read on MangaDex: %(marked)s marked read here, %(already)s already read."), counts, true);
     } catch (error) {
       out.textContent = "";
       toast(error.message, "error");
@@ -78,14 +84,14 @@
   const load = $("md-load");
   if (load) load.addEventListener("click", async () => {
     const box = $("md-follows");
-    box.replaceChildren(h("p", { className: "muted" }, "Asking MangaDex…"));
+    box.replaceChildren(h("p", { className: "muted" }, gettext("Asking MangaDex…")));
     try {
       const { follows } = await api("api/mangadex/follows");
       const rows = follows.map((f) => ({ f, check: h("input", { type: "checkbox", value: f.id, disabled: f.followed,
-        "aria-label": `Follow ${f.title}` }) }));
+        "aria-label": interpolate(gettext("Follow %(title)s"), { title: f.title }, true) }) }));
       const follow = async () => {
         const chosen = rows.filter((r) => r.check.checked);
-        if (!chosen.length) return toast("Tick the series to follow first.", "error");
+        if (!chosen.length) return toast(gettext("Tick the series to follow first."), "error");
         let done = 0;
         for (const { f, check } of chosen) {
           const lang = f.languages.includes("en") || !f.languages.length ? "en" : f.languages[0];
@@ -93,21 +99,26 @@
             await api("api/admin/scraper/series", { source: "mangadex", id: f.id, lang, auto: true });
             check.checked = false;
             check.disabled = true;
-            check.closest("tr").querySelector(".md-state").textContent = "Followed";
+            check.closest("tr").querySelector(".md-state").textContent = gettext("Followed");
             done += 1;
           } catch (error) {
-            toast(`${f.title}: ${error.message}`, "error");
+            toast(interpolate(gettext("%(title)s: %(error)s"), { title: f.title, error: error.message }, true), "error");
           }
         }
-        if (done) toast(`Following ${done} series; their chapters are being downloaded`);
+        if (done) {
+          toast(interpolate(ngettext("Following %(n)s series; their chapters are being downloaded",
+            "Following %(n)s series; their chapters are being downloaded", done), { n: done }, true));
+        }
       };
       box.replaceChildren(follows.length ? h("table", { className: "sc-table" },
-        h("thead", null, h("tr", null, ["", "Title", "Year", "Status", "Languages", "Here"].map((t) => h("th", null, t)))),
+        h("thead", null, h("tr", null, ["", gettext("Title"), gettext("Year"), gettext("Status"), gettext("Languages"),
+          gettext("Here")].map((t) => h("th", null, t)))),
         h("tbody", null, rows.map(({ f, check }) => h("tr", { "data-id": f.id },
           h("td", null, check), h("td", null, h("strong", null, f.title)), h("td", null, f.year ? String(f.year) : ""),
           h("td", null, f.status || ""), h("td", null, f.languages.join(", ")),
-          h("td", { className: "md-state muted" }, f.followed ? "Followed" : f.here ? "Some chapters" : ""))))) : h("p", { className: "muted" }, "You follow nothing on MangaDex."),
-      follows.length ? h("button", { type: "button", className: "primary", onclick: follow }, "Follow selected") : null);
+          h("td", { className: "md-state muted" }, f.followed ? gettext("Followed") : f.here ? gettext("Some chapters") : "")))))
+        : h("p", { className: "muted" }, gettext("You follow nothing on MangaDex.")),
+      follows.length ? h("button", { type: "button", className: "primary", onclick: follow }, gettext("Follow selected")) : null);
     } catch (error) {
       box.replaceChildren();
       toast(error.message, "error");

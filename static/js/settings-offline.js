@@ -7,7 +7,7 @@
   const list = document.getElementById("kept-list");
   if (!list) return;
   if (!O || !window.caches || !window.indexedDB) {
-    list.replaceWith(h("p", { className: "muted" }, "This browser cannot keep chapters offline."));
+    list.replaceWith(h("p", { className: "muted" }, gettext("This browser cannot keep chapters offline.")));
     return;
   }
   const manage = list.dataset.manage === "true";
@@ -19,28 +19,30 @@
     const name = record.title + " · " + record.label;
     return h("li", { className: "kept-item", "data-m": record.m, "data-c": record.c },
       h("a", { href: ROOT + record.url }, name),
-      h("span", { className: "muted" }, " " + record.pages + " page" + (record.pages === 1 ? "" : "s") + " · "
-        + O.size(record.bytes) + " · kept " + formatDate(record.at, true)),
-      manage ? h("button", { type: "button", className: "link forget", "aria-label": "Remove " + name,
-        onclick: () => O.forgetKept([record]).then(render) }, "Remove") : null);
+      h("span", { className: "muted" }, " " + interpolate(ngettext("%(pages)s page · %(size)s · kept %(date)s", "%(pages)s pages · %(size)s · kept %(date)s", record.pages),
+        { pages: record.pages, size: O.size(record.bytes), date: formatDate(record.at, true) }, true)),
+      manage ? h("button", { type: "button", className: "link forget", "aria-label": interpolate(gettext("Remove %(label)s"), { label: name }, true),
+        onclick: () => O.forgetKept([record]).then(render) }, gettext("Remove")) : null);
   }
 
   async function showQuota() {
     if (!quota) return;
     const total = kept.reduce((sum, record) => sum + record.bytes, 0);
-    const parts = [kept.length + " chapter" + (kept.length === 1 ? "" : "s") + " kept, " + O.size(total) + "."];
+    const parts = [interpolate(ngettext("%(count)s chapter kept, %(size)s.", "%(count)s chapters kept, %(size)s.", kept.length),
+      { count: kept.length, size: O.size(total) }, true)];
     const storage = navigator.storage;
     if (storage && storage.estimate) {
       const estimate = await storage.estimate();
-      parts.push("This site uses " + O.size(estimate.usage || 0) + " of the " + O.size(estimate.quota || 0) + " the browser allows it.");
+      parts.push(interpolate(gettext("This site uses %(usage)s of the %(quota)s the browser allows it."),
+        { usage: O.size(estimate.usage || 0), quota: O.size(estimate.quota || 0) }, true));
     }
     quota.replaceChildren(parts.join(" "));
     if (storage && storage.persisted && kept.length) {
       if (await storage.persisted()) {
-        quota.append(" The browser keeps them until you remove them.");
+        quota.append(" " + gettext("The browser keeps them until you remove them."));
       } else {
-        quota.append(" The browser may clear them when space runs low. ",
-          h("button", { type: "button", className: "link", onclick: () => storage.persist().then(showQuota) }, "Ask it to keep them"));
+        quota.append(" " + gettext("The browser may clear them when space runs low.") + " ",
+          h("button", { type: "button", className: "link", onclick: () => storage.persist().then(showQuota) }, gettext("Ask it to keep them")));
       }
     }
   }
@@ -49,7 +51,7 @@
     const user = O.user || (await O.currentUser());
     kept = user ? await O.keptOf(user) : [];
     list.replaceChildren(...kept.map(item));
-    if (!kept.length) list.appendChild(h("li", { className: "muted" }, "Nothing is kept on this device."));
+    if (!kept.length) list.appendChild(h("li", { className: "muted" }, gettext("Nothing is kept on this device.")));
     if (forgetAll) forgetAll.hidden = !kept.length;
     await showQuota();
   }

@@ -24,10 +24,11 @@
 
   function label() {
     const ua = navigator.userAgent;
-    const browser = /Edg\//.test(ua) ? "Edge" : /Firefox\//.test(ua) ? "Firefox"
-      : /Chrom(e|ium)\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : "A browser";
-    const system = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Mac OS X/.test(ua) ? "macOS"
-      : /Windows/.test(ua) ? "Windows" : /Linux/.test(ua) ? "Linux" : "";
+    // The device's label is sent to the server and kept as it is, like a name.
+    const browser = /Edg\//.test(ua) ? "Edge" : /Firefox\//.test(ua) ? "Firefox" // not shown: a label sent to the server
+      : /Chrom(e|ium)\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : "A browser"; // not shown: a label sent to the server
+    const system = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Mac OS X/.test(ua) ? "macOS" // not shown: a label sent to the server
+      : /Windows/.test(ua) ? "Windows" : /Linux/.test(ua) ? "Linux" : ""; // not shown: a label sent to the server
     return system ? browser + " on " + system : browser;
   }
 
@@ -41,7 +42,7 @@
     toggle.disabled = true;
     try {
       if (await Notification.requestPermission() !== "granted") {
-        say("Notifications are blocked for this site: allow them in the browser's site settings first.");
+        say(gettext("Notifications are blocked for this site: allow them in the browser's site settings first."));
         return;
       }
       const { publicKey } = await api("api/push");
@@ -51,7 +52,7 @@
       await api("api/push/subscribe", { subscription: sub.toJSON(), label: label() });
       location.reload();
     } catch (error) {
-      say("Push notifications could not be turned on: " + error.message + ".");
+      say(interpolate(gettext("Push notifications could not be turned on: %(error)s."), { error: error.message }, true));
     } finally {
       toggle.disabled = false;
     }
@@ -64,7 +65,7 @@
       if (subscription) await subscription.unsubscribe();
       location.reload();
     } catch (error) {
-      say("Push notifications could not be turned off: " + error.message + ".");
+      say(interpolate(gettext("Push notifications could not be turned off: %(error)s."), { error: error.message }, true));
       toggle.disabled = false;
     }
   }
@@ -78,7 +79,8 @@
     try {
       if (button.dataset.action === "test") {
         const answer = await api("api/push/test", { id });
-        toast((answer.delivered ? "Test notification sent: " : "The test notification was not sent: ") + answer.message + ".",
+        toast(interpolate(answer.delivered ? gettext("Test notification sent: %(message)s.") : gettext("The test notification was not sent: %(message)s."),
+          { message: answer.message }, true),
           answer.delivered ? "success" : "error");
         if (!answer.delivered && /removed/.test(answer.message)) item.remove();
       } else {
@@ -96,24 +98,24 @@
   async function start() {
     list.addEventListener("click", onDevice);
     if (!supported) {
-      say("This browser cannot receive push notifications.");
+      say(gettext("This browser cannot receive push notifications."));
       return;
     }
-    if (Notification.permission === "denied") say("Notifications are blocked for this site in the browser's settings.");
+    if (Notification.permission === "denied") say(gettext("Notifications are blocked for this site in the browser's settings."));
     const reg = await navigator.serviceWorker.getRegistration(ROOT);
     subscription = reg ? await reg.pushManager.getSubscription() : null;
     thisId = subscription ? await deviceId(subscription.endpoint) : null;
     const mine = thisId && list.querySelector('[data-device="' + thisId + '"]');
     if (mine) {
-      mine.querySelector(".push-label").append(" (this device)");
-      toggle.replaceChildren("Turn off for this device");
+      mine.querySelector(".push-label").append(" " + gettext("(this device)"));
+      toggle.replaceChildren(gettext("Turn off for this device"));
       toggle.onclick = turnOff;
     } else {
-      toggle.replaceChildren("Turn on for this device");
+      toggle.replaceChildren(gettext("Turn on for this device"));
       toggle.onclick = turnOn;
     }
     toggle.hidden = false;
   }
 
-  start().catch((error) => say("Push notifications are not available here: " + error.message + "."));
+  start().catch((error) => say(interpolate(gettext("Push notifications are not available here: %(error)s."), { error: error.message }, true)));
 })();

@@ -10,10 +10,17 @@
   let timer = null;
 
   const call = (path, body) => api(BASE + path, body);
+  const fill = (format, values) => interpolate(format, values, true);
+  // The job and daemon states (scraper/queue.py, scraper/daemon.py) by name: the data keeps the key.
+  const STATES = { active: gettext("active"), queued: gettext("queued"), running: gettext("running"), done: gettext("done"),
+    failed: gettext("failed"), cancelled: gettext("cancelled"), idle: gettext("idle"), paused: gettext("paused"),
+    stopping: gettext("stopping"), "waiting-library": gettext("waiting-library") };
+  const stateName = (state) => STATES[state] || state;
+  const onOff = (on) => (on ? gettext("on") : gettext("off"));
   const when = (ms) => (ms ? formatDate(ms, true) : "—");
   const table = (head, rows) => h("table", { className: "sc-table" },
     h("thead", null, h("tr", null, head.map((t) => h("th", null, t)))),
-    h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: head.length, className: "muted" }, "Nothing here."))));
+    h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: head.length, className: "muted" }, gettext("Nothing here.")))));
 
   function show(...nodes) {
     // A refresh keeps the focus and the caret in a list's search box.
@@ -30,9 +37,13 @@
 
   const jobTitle = (j) => [j.kind, j.source, j.series].filter(Boolean).join(" ");
   const jobText = (j) => [j.kind, j.source, j.series, j.manga, j.title, j.error].filter(Boolean).join(" ");
-  const retryJob = { key: "retry", label: "Retry selected", verb: "Retry", done: (n) => `${n} job${n === 1 ? "" : "s"} queued again`,
+  const retryJob = { key: "retry", label: gettext("Retry selected…"),
+    ask: (n) => fill(ngettext("Retry %(n)s job?", "Retry %(n)s jobs?", n), { n }), yes: (n) => fill(gettext("Yes, retry %(n)s"), { n }),
+    done: (n) => fill(ngettext("%(n)s job queued again", "%(n)s jobs queued again", n), { n }),
     applies: (j) => j.state === "failed" || j.state === "cancelled" || failedChapters(j) > 0, run: (j) => call(`jobs/${j.id}/retry`, {}) };
-  const cancelJob = { key: "cancel", label: "Cancel selected", verb: "Cancel", danger: true, done: (n) => `${n} job${n === 1 ? "" : "s"} cancelled`,
+  const cancelJob = { key: "cancel", label: gettext("Cancel selected…"), danger: true,
+    ask: (n) => fill(ngettext("Cancel %(n)s job?", "Cancel %(n)s jobs?", n), { n }), yes: (n) => fill(gettext("Yes, cancel %(n)s"), { n }),
+    done: (n) => fill(ngettext("%(n)s job cancelled", "%(n)s jobs cancelled", n), { n }),
     applies: (j) => j.state === "queued" || j.state === "running", run: (j) => call(`jobs/${j.id}/cancel`, {}) };
 
   async function guarded(fn) {
@@ -43,7 +54,7 @@
     } catch (error) {
       if (error.status === 503) {
         offline.hidden = false;
-        show(h("p", { className: "muted" }, "Nothing to show while the scraper is offline."));
+        show(h("p", { className: "muted" }, gettext("Nothing to show while the scraper is offline.")));
         if (DATA.tab === "queue") timer = setTimeout(render, 5000);
       } else {
         toast(error.message, "error");
@@ -63,38 +74,44 @@
   // Queue: live status, jobs with retry / cancel / reorder.
 
   function statusLine(status) {
-    const parts = [h("strong", null, status.state), ` · revision ${status.revision} · ${status.queued} queued`];
+    const parts = [h("strong", null, stateName(status.state)),
+      ` · ${fill(gettext("revision %(revision)s · %(queued)s queued"), { revision: status.revision, queued: status.queued })}`];
     if (status.job) {
       const p = status.progress || {};
       parts.push(h("span", { className: "sc-now" }, ` · ${status.job.kind} ${status.job.source} ${status.job.series || ""}`,
-        p.pages ? ` · chapter ${p.number || "?"}: page ${p.page} of ${p.pages}` : ""));
+        p.pages ? ` · ${fill(gettext("chapter %(number)s: page %(page)s of %(pages)s"), { number: p.number || "?", page: p.page, pages: p.pages })}` : ""));
       if (p.pages) parts.push(h("progress", { max: p.pages, value: p.page }));
     }
-    if (status.waiting) parts.push(h("span", { className: "muted" }, ` · waiting: ${status.waiting.reason}` +
-      (status.waiting.until ? ` until ${formatDate(status.waiting.until, true)}` : "")));
-    if (status.libraryProblem) parts.push(h("div", { className: "error", id: "sc-library" }, `Waiting for the library: ${status.libraryProblem} ` +
-      `(no job runs meanwhile; the scraper looks again every ${status.libraryRetrySeconds} s)`));
+    const waiting = status.waiting;
+    if (waiting) parts.push(h("span", { className: "muted" }, " · " + (waiting.until
+      ? fill(gettext("waiting: %(reason)s until %(date)s"), { reason: waiting.reason, date: formatDate(waiting.until, true) })
+      : fill(gettext("waiting: %(reason)s"), { reason: waiting.reason }))));
+    if (status.libraryProblem) parts.push(h("div", { className: "error", id: "sc-library" }, fill(gettext(
+      "Waiting for the library: %(problem)s (no job runs meanwhile; the scraper looks again every %(seconds)s s)"),
+      { problem: status.libraryProblem, seconds: status.libraryRetrySeconds })));
     const toggle = status.paused
-      ? h("button", { type: "button", className: "primary", onclick: () => act("resume", {}, "Resumed") }, "Resume")
-      : h("button", { type: "button", onclick: () => act("pause", {}, "Paused at a page boundary") }, "Pause");
+      ? h("button", { type: "button", className: "primary", onclick: () => act("resume", {}, gettext("Resumed")) }, pgettext("scraper", "Resume"))
+      : h("button", { type: "button", onclick: () => act("pause", {}, gettext("Paused at a page boundary")) }, pgettext("scraper", "Pause"));
     return h("div", { className: "sc-status" }, h("div", null, parts), toggle);
   }
 
   function jobRow(job, index, count) {
     const actions = [];
     if (job.state === "queued") {
-      if (index > 0) actions.push(h("button", { type: "button", title: "Move to the top", onclick: () => act(`jobs/${job.id}/move`, { to: "top" }) }, "⤒"));
-      if (index > 0) actions.push(h("button", { type: "button", title: "Move up", onclick: () => act(`jobs/${job.id}/move`, { to: "up" }) }, "↑"));
-      if (index < count - 1) actions.push(h("button", { type: "button", title: "Move down", onclick: () => act(`jobs/${job.id}/move`, { to: "down" }) }, "↓"));
+      if (index > 0) actions.push(h("button", { type: "button", title: gettext("Move to the top"), onclick: () => act(`jobs/${job.id}/move`, { to: "top" }) }, "⤒"));
+      if (index > 0) actions.push(h("button", { type: "button", title: gettext("Move up"), onclick: () => act(`jobs/${job.id}/move`, { to: "up" }) }, "↑"));
+      if (index < count - 1) actions.push(h("button", { type: "button", title: gettext("Move down"), onclick: () => act(`jobs/${job.id}/move`, { to: "down" }) }, "↓"));
     }
     if (job.state === "failed" || job.state === "cancelled") {
-      actions.push(h("button", { type: "button", onclick: () => act(`jobs/${job.id}/retry`, {}, "Queued again") }, "Retry"));
+      actions.push(h("button", { type: "button", onclick: () => act(`jobs/${job.id}/retry`, {}, gettext("Queued again")) }, gettext("Retry")));
     }
     if (job.state === "queued" || job.state === "running") {
       actions.push(h("button", {
         type: "button", className: "danger",
-        onclick: () => { if (confirm(`Cancel this ${job.kind} job?`)) act(`jobs/${job.id}/cancel`, {}, "Cancelled"); },
-      }, "Cancel"));
+        onclick: () => {
+          if (confirm(fill(gettext("Cancel this %(kind)s job?"), { kind: job.kind }))) act(`jobs/${job.id}/cancel`, {}, gettext("Cancelled"));
+        },
+      }, gettext("Cancel")));
     }
     const done = job.scope.chapters ? `${job.done.length} / ${job.scope.chapters}` : "";
     // The error goes under the job, the widest column: in a column of its own it got a few
@@ -103,9 +120,9 @@
       h("td", { className: "sc-job" }, h("span", null, `${job.kind} · ${job.source}`),
         job.series ? h("div", { className: "sc-wrap" }, job.series) : null,
         job.error ? h("div", { className: "sc-wrap error" }, job.error) : null),
-      h("td", null, h("span", { className: `sc-state sc-state-${job.state}` }, job.state),
-        job.notBefore ? h("div", { className: "muted" }, `not before ${when(job.notBefore)}`) : null),
-      h("td", null, done), h("td", null, `${job.attempts}` + (job.stalls ? ` (stalls ${job.stalls})` : "")),
+      h("td", null, h("span", { className: `sc-state sc-state-${job.state}` }, stateName(job.state)),
+        job.notBefore ? h("div", { className: "muted" }, fill(gettext("not before %(date)s"), { date: when(job.notBefore) })) : null),
+      h("td", null, done), h("td", null, `${job.attempts}` + (job.stalls ? ` ${fill(gettext("(stalls %(n)s)"), { n: job.stalls })}` : "")),
       h("td", { className: "sc-actions" }, actions));
   }
 
@@ -114,10 +131,11 @@
     const [status, list] = await Promise.all([call("status"), call("jobs")]);
     const queued = list.jobs.filter((j) => j.state === "queued");
     const draw = () => show(statusLine(status), operatorList({
-      key: "queue", items: list.jobs, id: (j) => j.id, title: jobTitle, text: jobText, noun: "job", nouns: "jobs",
-      facets: [{ name: "state", label: "State", of: (j) => (j.state === "queued" || j.state === "running" ? "active" : j.state) },
-        { name: "source", label: "Source", of: (j) => j.source }],
-      start: { state: "active" }, head: ["Job", "State", "Chapters", "Attempts", ""],
+      key: "queue", items: list.jobs, id: (j) => j.id, title: jobTitle, text: jobText,
+      facets: [{ name: "state", label: gettext("State"), valueLabel: stateName,
+        of: (j) => (j.state === "queued" || j.state === "running" ? "active" : j.state) },
+      { name: "source", label: gettext("Source"), of: (j) => j.source }],
+      start: { state: "active" }, head: [gettext("Job"), gettext("State"), gettext("Chapters"), gettext("Attempts"), ""],
       row: (job) => jobRow(job, queued.indexOf(job), queued.length), actions: [retryJob, cancelJob],
       redraw: draw, refresh: render,
     }));
@@ -134,16 +152,26 @@
   async function renderSeries() {
     const [{ series }, { settings }] = await Promise.all([call("series"), call("settings")]);
     seriesOptions = settings.options || {};
-    const auto = (on) => ({ key: on ? "on" : "off", label: `Auto-update ${on ? "on" : "off"} for selected`, verb: `Turn auto-update ${on ? "on" : "off"} for`,
-      done: (n) => `Auto-update ${on ? "on" : "off"} for ${n} series`, applies: (s) => s.auto !== on, run: (s) => call(`series/${s.key}`, { auto: on }) });
-    const remove = { key: "remove", label: "Remove selected", verb: "Stop following", danger: true,
-      done: (n) => `${n} series removed from the scraper; their chapters stay in the library`,
+    const auto = (on) => ({ key: on ? "on" : "off",
+      label: on ? gettext("Auto-update on for selected…") : gettext("Auto-update off for selected…"),
+      ask: (n) => fill(on ? ngettext("Turn auto-update on for %(n)s series?", "Turn auto-update on for %(n)s series?", n)
+        : ngettext("Turn auto-update off for %(n)s series?", "Turn auto-update off for %(n)s series?", n), { n }),
+      yes: (n) => fill(on ? gettext("Yes, turn auto-update on for %(n)s") : gettext("Yes, turn auto-update off for %(n)s"), { n }),
+      done: (n) => fill(on ? ngettext("Auto-update on for %(n)s series", "Auto-update on for %(n)s series", n)
+        : ngettext("Auto-update off for %(n)s series", "Auto-update off for %(n)s series", n), { n }),
+      applies: (s) => s.auto !== on, run: (s) => call(`series/${s.key}`, { auto: on }) });
+    const remove = { key: "remove", label: gettext("Remove selected…"), danger: true,
+      ask: (n) => fill(ngettext("Stop following %(n)s series?", "Stop following %(n)s series?", n), { n }),
+      yes: (n) => fill(gettext("Yes, stop following %(n)s"), { n }),
+      done: (n) => fill(ngettext("%(n)s series removed from the scraper; their chapters stay in the library",
+        "%(n)s series removed from the scraper; their chapters stay in the library", n), { n }),
       applies: () => true, run: (s) => call(`series/${s.key}/remove`, {}) };
     const draw = () => show(operatorList({
       key: "series", items: series, id: (s) => s.key, title: (s) => `${s.manga} (${s.source})`, text: (s) => `${s.manga} ${s.id}`,
-      noun: "series", nouns: "series", facets: [{ name: "source", label: "Source", of: (s) => s.source },
-        { name: "auto", label: "Auto-update", of: (s) => (s.auto ? "on" : "off") }],
-      head: ["Manga", "Source", "Language", "Auto-update", "Last check", "Next check", "Error", ""],
+      facets: [{ name: "source", label: gettext("Source"), of: (s) => s.source },
+        { name: "auto", label: gettext("Auto-update"), of: (s) => (s.auto ? "on" : "off"), valueLabel: (v) => onOff(v === "on") }],
+      head: [gettext("Manga"), gettext("Source"), gettext("Language"), gettext("Auto-update"), gettext("Last check"),
+        gettext("Next check"), gettext("Error"), ""],
       row: seriesRow, actions: [remove, auto(true), auto(false)], redraw: draw, refresh: render,
     }));
     draw();
@@ -152,24 +180,31 @@
   let seriesOptions = {};
 
   function seriesRow(s) {
-    const lang = h("input", { type: "text", value: s.lang || "", size: 6, maxLength: 16, "aria-label": `Language of ${s.manga}` });
-    const saveLang = h("button", { type: "button", onclick: () => act(`series/${s.key}`, { lang: lang.value.trim() }, "Language saved") }, "Save");
+    const lang = h("input", { type: "text", value: s.lang || "", size: 6, maxLength: 16,
+      "aria-label": fill(gettext("Language of %(manga)s"), { manga: s.manga }) });
+    const saveLang = h("button", { type: "button",
+      onclick: () => act(`series/${s.key}`, { lang: lang.value.trim() }, gettext("Language saved")) }, gettext("Save"));
     const remove = h("button", {
       type: "button", className: "danger",
-      onclick: () => { if (confirm(`Stop following ${s.manga}? Its chapters stay in the library.`)) act(`series/${s.key}/remove`, {}, "Removed from the scraper"); },
-    }, "Remove");
+      onclick: () => {
+        if (confirm(fill(gettext("Stop following %(manga)s? Its chapters stay in the library."), { manga: s.manga }))) {
+          act(`series/${s.key}/remove`, {}, gettext("Removed from the scraper"));
+        }
+      },
+    }, gettext("Remove"));
     return h("tr", { "data-series": s.key },
       h("td", null, s.manga), h("td", null, s.source, h("div", { className: "muted sc-wrap" }, s.id),
-        (seriesOptions[s.source] || {}).dataSaver ? h("div", { className: "muted sc-saver" }, "data saver (smaller images)") : null),
+        (seriesOptions[s.source] || {}).dataSaver ? h("div", { className: "muted sc-saver" }, gettext("data saver (smaller images)")) : null),
       h("td", null, s.source === "folder" ? "" : h("div", { className: "sc-row sc-lang" }, lang, saveLang)),
       h("td", null, h("label", { className: "sc-check" }, h("input", {
-        type: "checkbox", checked: s.auto, "aria-label": `Auto-update ${s.manga}`,
-        onchange: (e) => act(`series/${s.key}`, { auto: e.target.checked }, e.target.checked ? "Auto-update on" : "Auto-update off"),
-      }), s.auto ? "on" : "off")),
+        type: "checkbox", checked: s.auto, "aria-label": fill(gettext("Auto-update %(title)s"), { title: s.manga }),
+        onchange: (e) => act(`series/${s.key}`, { auto: e.target.checked },
+          e.target.checked ? gettext("Auto-update on") : gettext("Auto-update off")),
+      }), onOff(s.auto))),
       h("td", null, when(s.lastCheck)), h("td", null, s.auto ? when(s.nextCheck) : "—"),
       h("td", { className: "sc-wrap error" }, s.error || ""),
       h("td", { className: "sc-actions" },
-        h("button", { type: "button", onclick: () => act("jobs", { kind: "update", source: s.source, series: s.id }, "Update queued") }, "Update now"),
+        h("button", { type: "button", onclick: () => act("jobs", { kind: "update", source: s.source, series: s.id }, gettext("Update queued")) }, gettext("Update now")),
         remove));
   }
 
@@ -187,48 +222,62 @@
 
   let coverQueue = Promise.resolve();
 
+  /** A chapter checkbox's name: "Chapter 12 by Group", "Chapter oneshot". */
+  function chapterLabel(c) {
+    if (c.number) {
+      return c.group ? fill(gettext("Chapter %(number)s by %(group)s"), { number: c.number, group: c.group })
+        : fill(gettext("Chapter %(number)s"), { number: c.number });
+    }
+    return c.group ? fill(gettext("Chapter oneshot by %(group)s"), { group: c.group }) : gettext("Chapter oneshot");
+  }
+
   function resultRow(source, r, subscribed) {
     const langs = r.languages && r.languages.length ? r.languages : [];
     const lang = langs.length
-      ? h("select", { "aria-label": `Language for ${r.title}` }, langs.map((l) => h("option", { value: l, selected: l === "en" }, l)))
+      ? h("select", { "aria-label": fill(gettext("Language for %(title)s"), { title: r.title }) }, langs.map((l) => h("option", { value: l, selected: l === "en" }, l)))
       : null;
-    const auto = h("input", { type: "checkbox", checked: true, "aria-label": `Auto-update ${r.title}` });
-    const done = () => h("span", { className: "muted" }, "Subscribed");
+    const auto = h("input", { type: "checkbox", checked: true,
+      "aria-label": fill(gettext("Auto-update %(title)s"), { title: r.title }) });
+    const done = () => h("span", { className: "muted" }, gettext("Subscribed"));
     const actions = h("td", { className: "sc-actions" });
     const picker = h("div", { className: "sc-pick", hidden: true });
     // Two explicit actions: follow the series (all its chapters, and new ones if auto), or
     // download only the chapters ticked below, which does not follow it.
     const add = async () => {
-      if (await act("series", { source, id: r.id, ...(lang ? { lang: lang.value } : {}), auto: auto.checked }, `Following ${r.title}`, false)) {
+      if (await act("series", { source, id: r.id, ...(lang ? { lang: lang.value } : {}), auto: auto.checked },
+        fill(gettext("Following %(title)s"), { title: r.title }), false)) {
         actions.replaceChildren(done());
         picker.hidden = true;
       }
     };
     const pick = () => guarded(async () => {
       picker.hidden = false;
-      picker.replaceChildren(h("p", { className: "muted" }, "Listing chapters…"));
+      picker.replaceChildren(h("p", { className: "muted" }, gettext("Listing chapters…")));
       const chosen = lang ? lang.value : "";
       const { chapters } = await call(`chapters?source=${encodeURIComponent(source)}&series=${encodeURIComponent(r.id)}` +
         (chosen ? `&lang=${encodeURIComponent(chosen)}` : ""));
       const boxes = chapters.map((c) => ({ c, box: h("input", { type: "checkbox", value: c.id, disabled: Boolean(c.skip),
-        "aria-label": `Chapter ${c.number || "oneshot"}${c.group ? " by " + c.group : ""}` }) }));
+        "aria-label": chapterLabel(c) }) }));
       const queue = () => {
         const ids = boxes.filter((b) => b.box.checked).map((b) => b.c.id);
-        if (!ids.length) return toast("Tick the chapters to download first.", "error");
+        if (!ids.length) return toast(gettext("Tick the chapters to download first."), "error");
         act("jobs", { kind: "chapters", source, series: r.id, chapters: ids, ...(chosen ? { lang: chosen } : {}) },
-          `${ids.length} chapter${ids.length === 1 ? "" : "s"} of ${r.title} queued; the series is not followed`, false);
+          fill(ngettext("%(n)s chapter of %(title)s queued; the series is not followed",
+            "%(n)s chapters of %(title)s queued; the series is not followed", ids.length), { n: ids.length, title: r.title }), false);
       };
       picker.replaceChildren(
         chapters.length ? h("ul", { className: "sc-chapters" }, boxes.map(({ c, box }) => h("li", null, h("label", { className: "sc-check" }, box,
-          [c.volume ? `Vol. ${c.volume}` : "", c.number ? `Ch. ${c.number}` : "Oneshot", c.title, c.group ? `[${c.group}]` : ""].filter(Boolean).join(" ")),
+          [c.volume ? fill(gettext("Vol. %(volume)s"), { volume: c.volume }) : "",
+            c.number ? fill(gettext("Ch. %(number)s"), { number: c.number }) : gettext("Oneshot"),
+            c.title, c.group ? `[${c.group}]` : ""].filter(Boolean).join(" ")),
           c.skip ? h("span", { className: "muted" }, ` (${c.skip})`) : null)))
-          : h("p", { className: "muted" }, "No chapters in this language."),
-        h("button", { type: "button", className: "primary", onclick: queue, disabled: !chapters.length }, "Download selected chapters"));
+          : h("p", { className: "muted" }, gettext("No chapters in this language.")),
+        h("button", { type: "button", className: "primary", onclick: queue, disabled: !chapters.length }, gettext("Download selected chapters")));
     });
     if (subscribed) actions.append(done());
-    else actions.append(...[lang, h("label", { className: "sc-check" }, auto, "auto"),
-      h("button", { type: "button", className: "primary", onclick: add }, "Follow series"),
-      h("button", { type: "button", onclick: pick }, "Choose chapters…")].filter(Boolean));
+    else actions.append(...[lang, h("label", { className: "sc-check" }, auto, gettext("auto")),
+      h("button", { type: "button", className: "primary", onclick: add }, gettext("Follow series")),
+      h("button", { type: "button", onclick: pick }, gettext("Choose chapters…"))].filter(Boolean));
     return h("tr", { "data-id": r.id },
       coverCell(source, r),
       h("td", null, h("strong", null, r.title), h("div", { className: "muted sc-wrap" }, r.id), picker),
@@ -239,12 +288,13 @@
   async function renderSources() {
     // The daemon imports the folders, so its SCRAPER_IMPORT_ROOTS are the ones that count.
     const { sources, importRoots, libraryProblem } = await call("sources");
-    const select = h("select", { name: "source", "aria-label": "Source" }, sources.map((s) => h("option", { value: s.key, selected: s.key === "mangadex" }, s.name)));
-    const query = h("input", { type: "search", name: "q", placeholder: "Title", "aria-label": "Search" });
+    const select = h("select", { name: "source", "aria-label": gettext("Source") },
+      sources.map((s) => h("option", { value: s.key, selected: s.key === "mangadex" }, s.name)));
+    const query = h("input", { type: "search", name: "q", placeholder: gettext("Title"), "aria-label": gettext("Search") });
     const results = h("div", { className: "sc-results" });
     const search = async (event) => {
       event.preventDefault();
-      results.replaceChildren(h("p", { className: "muted" }, "Searching…"));
+      results.replaceChildren(h("p", { className: "muted" }, gettext("Searching…")));
       const searched = await guarded(async () => {
         const source = select.value;
         const [data, { series }, { jobs }] = await Promise.all([
@@ -253,28 +303,29 @@
         // not finished yet. A series only some chapters were downloaded of can still be followed.
         const adding = jobs.filter((j) => j.kind === "add" && j.source === source && ["queued", "running"].includes(j.state));
         const subscribed = new Set([...series.filter((s) => s.source === source && s.auto), ...adding.map((j) => ({ id: j.series }))].map((s) => s.id));
-        results.replaceChildren(table(["Cover", "Title", "Year", "Status", "Languages", ""],
+        results.replaceChildren(table([gettext("Cover"), gettext("Title"), gettext("Year"), gettext("Status"), gettext("Languages"), ""],
           data.results.map((r) => resultRow(source, r, subscribed.has(r.id)))));
       });
       // A failed search must not leave "Searching…" up (the toast says why; offline replaces the panel).
-      if (!searched) results.replaceChildren(h("p", { className: "error" }, "The search failed; try again."));
+      if (!searched) results.replaceChildren(h("p", { className: "error" }, gettext("The search failed; try again.")));
     };
-    const path = h("input", { type: "text", name: "path", placeholder: "/srv/import/Some Manga", "aria-label": "Folder path" });
+    const path = h("input", { type: "text", name: "path", placeholder: "/srv/import/Some Manga", "aria-label": gettext("Folder path") });
     const folder = sources.some((s) => s.key === "folder") ? h("form", { className: "card sc-form", onsubmit: (e) => {
       e.preventDefault();
-      act("series", { source: "folder", id: path.value.replace(/^\s+/, "") }, "Import queued", false);
-    } }, h("h2", null, "Import a folder on the server"),
-      h("p", { className: "muted" }, importRoots.length ? `Allowed under: ${importRoots.join(", ")}`
-        : "Folder imports are off: set SCRAPER_IMPORT_ROOTS for the scraper (runscraper) and restart it."),
+      act("series", { source: "folder", id: path.value.replace(/^\s+/, "") }, gettext("Import queued"), false);
+    } }, h("h2", null, gettext("Import a folder on the server")),
+      h("p", { className: "muted" }, importRoots.length ? fill(gettext("Allowed under: %(roots)s"), { roots: importRoots.join(", ") })
+        : gettext("Folder imports are off: set SCRAPER_IMPORT_ROOTS for the scraper (runscraper) and restart it.")),
       libraryProblem ? h("p", { className: "error", id: "sc-import-blocked" },
-        `Folder imports are off: ${libraryProblem} (an import writes its chapters into the library).`) : null,
-      h("label", null, "Path (a folder of images, of chapter folders, or of CBZ/ZIP files)", path),
-      h("button", { className: "primary", disabled: !importRoots.length || Boolean(libraryProblem) }, "Import")) : null;
+        fill(gettext("Folder imports are off: %(problem)s (an import writes its chapters into the library)."), { problem: libraryProblem })) : null,
+      h("label", null, gettext("Path (a folder of images, of chapter folders, or of CBZ/ZIP files)"), path),
+      h("button", { className: "primary", disabled: !importRoots.length || Boolean(libraryProblem) }, gettext("Import"))) : null;
+    // The link sits inside the sentence: its place is the translation's %(link)s.
+    const [beforeLink, afterLink] = gettext("To follow the series your MangaDex account follows, connect it on %(link)s.").split("%(link)s");
     const account = sources.some((s) => s.key === "mangadex") ? h("p", { className: "muted", id: "sc-md-account" },
-      "To follow the series your MangaDex account follows, connect it on ",
-      h("a", { href: ROOT + "settings/user/mangadex/" }, "Settings → MangaDex"), ".") : null;
-    show(h("form", { className: "card sc-form", onsubmit: search }, h("h2", null, "Search a source"),
-      h("div", { className: "sc-row" }, select, query, h("button", { className: "primary" }, "Search")), account), results, folder);
+      beforeLink, h("a", { href: ROOT + "settings/user/mangadex/" }, gettext("Settings → MangaDex")), afterLink) : null;
+    show(h("form", { className: "card sc-form", onsubmit: search }, h("h2", null, gettext("Search a source")),
+      h("div", { className: "sc-row" }, select, query, h("button", { className: "primary" }, gettext("Search"))), account), results, folder);
   }
 
   // Schedule & pacing.
@@ -295,20 +346,21 @@
       const pace = Object.fromEntries(paces.map((p) => [p.key, Number(p.input.value)]));
       const options = {};
       switches.forEach((o) => { (options[o.key] = options[o.key] || {})[o.name] = o.input.checked; });
-      act("settings", { updates: { enabled: enabled.checked, at: at.value }, pace, options }, "Saved");
+      act("settings", { updates: { enabled: enabled.checked, at: at.value }, pace, options }, gettext("Saved"));
     };
     show(h("form", { className: "card sc-form", onsubmit: save },
-      h("h2", null, "Nightly updates"),
-      h("label", { className: "sc-check" }, enabled, "Check subscribed series with auto-update every night"),
-      h("label", null, "At (server time)", at),
-      h("p", { className: "muted" }, `Last run: ${when(settings.updates.lastRun)}`),
-      h("h2", null, "Pacing (seconds between requests)"),
-      paces.length ? paces.map((p) => h("label", null, `${p.source.name} (at least ${p.source.pace} s)`, p.input))
-        : h("p", { className: "muted" }, "No network sources are installed."),
-      switches.length ? [h("h2", null, "Source options"),
+      h("h2", null, gettext("Nightly updates")),
+      h("label", { className: "sc-check" }, enabled, gettext("Check subscribed series with auto-update every night")),
+      h("label", null, gettext("At (server time)"), at),
+      h("p", { className: "muted" }, fill(gettext("Last run: %(date)s"), { date: when(settings.updates.lastRun) })),
+      h("h2", null, gettext("Pacing (seconds between requests)")),
+      paces.length ? paces.map((p) => h("label", null,
+        fill(gettext("%(name)s (at least %(pace)s s)"), { name: p.source.name, pace: p.source.pace }), p.input))
+        : h("p", { className: "muted" }, gettext("No network sources are installed.")),
+      switches.length ? [h("h2", null, gettext("Source options")),
         switches.map((o) => h("label", { className: "sc-check" }, o.input, o.label))] : null,
-      h("div", { className: "sc-row" }, h("button", { className: "primary" }, "Save"),
-        h("button", { type: "button", onclick: () => act("jobs", { kind: "discover" }, "Update run queued") }, "Run updates now"))));
+      h("div", { className: "sc-row" }, h("button", { className: "primary" }, gettext("Save")),
+        h("button", { type: "button", onclick: () => act("jobs", { kind: "discover" }, gettext("Update run queued")) }, gettext("Run updates now")))));
   }
 
   // History: published chapters, failures, and what jobs skipped (warnings).
@@ -320,19 +372,24 @@
 
   async function renderHistory() {
     const { published, failed, warnings = [] } = await call("history");
-    const draw = () => show(h("h2", null, "Failures"), operatorList({
-      key: "history", items: failed, id: (j) => j.id, title: jobTitle, text: jobText, noun: "job", nouns: "jobs",
-      facets: [{ name: "state", label: "State", of: (j) => j.state }, { name: "source", label: "Source", of: (j) => j.source }],
-      head: ["Kind", "Source", "Series", "State", "Error", "When", ""], row: (j) => h("tr", null,
-        h("td", null, j.kind), h("td", null, j.source), h("td", { className: "sc-wrap" }, j.series || ""), h("td", null, j.state),
+    const draw = () => show(h("h2", null, gettext("Failures")), operatorList({
+      key: "history", items: failed, id: (j) => j.id, title: jobTitle, text: jobText,
+      facets: [{ name: "state", label: gettext("State"), of: (j) => j.state, valueLabel: stateName },
+        { name: "source", label: gettext("Source"), of: (j) => j.source }],
+      head: [gettext("Kind"), gettext("Source"), gettext("Series"), gettext("State"), gettext("Error"), gettext("When"), ""],
+      row: (j) => h("tr", null,
+        h("td", null, j.kind), h("td", null, j.source), h("td", { className: "sc-wrap" }, j.series || ""), h("td", null, stateName(j.state)),
         h("td", { className: "sc-wrap error" }, j.error || ""), h("td", null, when(j.updated)),
-        h("td", null, j.state === "failed" || failedChapters(j) > 0 ? h("button", { type: "button", onclick: () => act(`jobs/${j.id}/retry`, {}, "Queued again") },
-          j.state === "failed" ? "Retry" : `Retry ${failedChapters(j)} failed chapter${failedChapters(j) > 1 ? "s" : ""}`) : null)),
+        h("td", null, j.state === "failed" || failedChapters(j) > 0 ? h("button", { type: "button", onclick: () => act(`jobs/${j.id}/retry`, {}, gettext("Queued again")) },
+          j.state === "failed" ? gettext("Retry")
+            : fill(ngettext("Retry %(n)s failed chapter", "Retry %(n)s failed chapters", failedChapters(j)), { n: failedChapters(j) })) : null)),
       actions: [retryJob], redraw: draw, refresh: render,
     }), rest);
-    const rest = h("div", null, h("h2", null, "Published"), table(["Revision", "Manga", "Chapter folder", "When"], published.map((p) => h("tr", null,
+    const rest = h("div", null, h("h2", null, gettext("Published")),
+      table([gettext("Revision"), gettext("Manga"), gettext("Chapter folder"), gettext("When")], published.map((p) => h("tr", null,
       h("td", null, String(p.rev)), h("td", null, p.manga), h("td", { className: "sc-wrap" }, p.chapter || ""), h("td", null, when(p.t))))),
-    h("h2", null, "Warnings"), table(["Kind", "Source", "Series", "Skipped", "When"], warnings.map((j) => h("tr", null,
+    h("h2", null, gettext("Warnings")),
+    table([gettext("Kind"), gettext("Source"), gettext("Series"), gettext("Skipped"), gettext("When")], warnings.map((j) => h("tr", null,
       h("td", null, j.kind), h("td", null, j.source), h("td", { className: "sc-wrap" }, j.series || ""),
       h("td", { className: "sc-wrap" }, j.warnings.map((w) => h("div", null, w))), h("td", null, when(j.updated))))));
     draw();

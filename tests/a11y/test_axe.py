@@ -1,6 +1,7 @@
 """Every page passes axe-core with no serious or critical violation, at desktop and phone sizes,
 for a visitor, a user and an admin, and for the admin in the light theme and following a light system
-(docs/accessibility.md).
+(docs/accessibility.md); and every page of a user in Japanese at desktop size and in Arabic, right to
+left, at phone size, with <html lang dir> as axe expects them.
 
 The pages are the GET rows of the authorisation matrix (tests/test_authz_matrix.py) that answer
 HTML for that persona: every route must have a row there, so a page added later is checked here
@@ -96,23 +97,34 @@ def test_it_has_no_serious_or_critical_violation_on_any_page(site, browser, scri
     assert_clean(site, browser, script, size, persona, themes=THEMES[size] if persona == "admin" else ())
 
 
+@pytest.mark.parametrize("language, size", [("ja", "desktop"), ("ar", "phone")])
+def test_a_users_pages_have_none_in_japanese_and_in_arabic_either(site, browser, script, language, size):
+    name = f"reader-{language}"
+    admin = site.client().login("admin", PASSWORD)
+    assert admin.post("/api/admin/user", {"name": name, "password": PASSWORD})[0] == 200
+    assert site.client().login(name, PASSWORD).post("/api/settings", {"language": language})[0] == 200
+    assert_clean(site, browser, script, size, "user", sign_in_as=name, language=language)
+
+
 def in_theme(page, theme, scheme):
     page.emulate_media(color_scheme=scheme)
     page.evaluate("(theme) => { document.documentElement.dataset.theme = theme; }", theme)
 
 
-def assert_clean(site, browser, script, size, persona, themes=()):
+def assert_clean(site, browser, script, size, persona, themes=(), sign_in_as=None, language="en"):
+    """Every page of `persona`'s, signed in as them (or as `sign_in_as`, with the same rights)."""
     context = browser.new_context(**SIZES[size], color_scheme="dark")
     context.add_init_script(script=script)
     try:
         if persona != "anonymous":
-            client = site.client().login(persona, PASSWORD)
+            client = site.client().login(sign_in_as or persona, PASSWORD)
             context.add_cookies([{"name": "sid", "value": client.cookies["sid"], "url": site.url}])
         page = context.new_page()
         failures = {}
         checked = 0
         for n, (path, status) in enumerate(pages_for(persona)):
             found = check(page, site.url + path)
+            assert page.evaluate("document.documentElement.lang") == language, path
             if persona != "anonymous" and not page.locator("#reader").count():  # the reader stays dark
                 assert page.evaluate("document.documentElement.dataset.theme") == "dark", path
                 for theme, scheme in themes:

@@ -1,5 +1,6 @@
 """deploy/: the systemd units agree with the environment template and pass `systemd-analyze verify`;
 the Dockerfile is checked statically (no container runtime works on these machines)."""
+import gettext
 import os
 import re
 import secrets
@@ -79,7 +80,7 @@ def test_the_dockerfile_copies_what_exists_runs_as_uid_1000_and_starts_startall(
         assert (ROOT / source).exists(), f"COPY {source}: no such path in the build context"
         assert source.rstrip("/") not in ignored, f"COPY {source}: excluded by .dockerignore"
     # Everything the app imports or renders at run time is copied.
-    packages = {p.parent.name for p in ROOT.glob("*/apps.py")} | {"mangacircus", "templates", "static"}
+    packages = {p.parent.name for p in ROOT.glob("*/apps.py")} | {"mangacircus", "templates", "static", "locale"}
     assert packages <= {Path(source).name for source, _ in copies}
     assert re.search(r"useradd --uid 1000 ", text) and re.search(r"^USER 1000$", text, re.M)
     env = dict(re.findall(r"(\w+)=(\S+)", re.search(r"^ENV (.*)$", text, re.M)[1]))
@@ -87,6 +88,20 @@ def test_the_dockerfile_copies_what_exists_runs_as_uid_1000_and_starts_startall(
     assert re.search(r"chown 1000:1000 /data /backup", text)
     # tests/ops/test_startall.py runs this command.
     assert re.search(r'^CMD \["python", "manage.py", "startall"\]$', text, re.M)
+
+
+@pytest.mark.process
+def test_the_dockerfile_compiles_every_catalog_of_the_ui(tmp_path):
+    """Its loop over locale/ (the image's only step that makes files), run here on a copy."""
+    loop = re.search(r"(for po in locale/.*?; done)", dockerfile())[1]
+    shutil.copytree(ROOT / "locale", tmp_path / "locale", ignore=shutil.ignore_patterns("*.mo"))
+    done = subprocess.run(["bash", "-c", loop], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    catalogs = sorted((tmp_path / "locale").glob("*/LC_MESSAGES/*.po"))
+    assert len(catalogs) >= 22  # two domains (django, djangojs) for each language but English
+    for po in catalogs:
+        with po.with_suffix(".mo").open("rb") as f:
+            assert "plural-forms" in gettext.GNUTranslations(f).info(), po
 
 
 @pytest.mark.process

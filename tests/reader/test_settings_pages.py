@@ -115,7 +115,8 @@ def test_its_reading_rows_are_evenly_spaced_and_each_a_tap_high(server, admin, s
 
 def test_its_zoom_line_names_only_the_readers_modes(server, admin):
     """Settings listed a "Strip" zoom, a mode the reader has no button for (it is Flow in a webtoon)."""
-    labels = re.findall(r'label: "(\w+)"', (ROOT / "static" / "js" / "read-modes.js").read_text())
+    source = (ROOT / "static" / "js" / "read-modes.js").read_text()
+    labels = re.findall(r'label: pgettext\("reading mode", "(\w+)"\)', source)
     assert labels == ["Flow", "Page", "Book"]
     html = admin.get("/settings/user/reading/")[2].decode()
     items = re.findall(r'<span class="nowrap">([^<]*) \d+ %</span>', html.split('class="muted zoom-levels"')[1])

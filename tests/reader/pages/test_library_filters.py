@@ -44,7 +44,7 @@ def test_it_answers_chips_facets_and_the_recent_row(demo_app):
                                 "text": "status:completed", "without": ""}]
     tags = {f["value"]: f for f in data["facets"]["tags"]}
     assert tags["Drama"]["count"] == 1 and tags["Drama"]["add"] == "?q=status%3Acompleted+tag%3ADrama"
-    completed = {"value": "completed", "count": 2, "on": True, "add": "?q=status%3Acompleted"}
+    completed = {"value": "completed", "count": 2, "on": True, "add": "?q=status%3Acompleted", "label": "Completed"}
     assert data["facets"]["statuses"] == [completed]
     assert data["recent"] == [] and data["continue"] == []
     _, data = _titles(user, "", sort="added")
