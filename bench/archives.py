@@ -23,6 +23,7 @@ from library.names import is_page
 from library.scan import Scan
 
 from . import generate, loadgen, serving
+from .generate import Linker
 from .report import Row, table, target
 from .scanning import alternate
 
@@ -123,8 +124,9 @@ def lib_rows(work, library, page_rel, seconds, clients, server_cpus, client_cpus
     shutil.rmtree(tree, ignore_errors=True)
     (tree / "Folder" / chapter.name).mkdir(parents=True)
     pages = sorted(f for f in os.listdir(chapter) if is_page(f))
+    link = Linker(work / "lib-archive-spare")
     for name in pages:
-        os.link(chapter / name, tree / "Folder" / chapter.name / name)
+        link(chapter / name, tree / "Folder" / chapter.name / name)
     (tree / "Archive").mkdir()
     with zipfile.ZipFile(tree / "Archive" / f"{chapter.name}.cbz", "w", zipfile.ZIP_STORED) as z:
         for name in pages:

@@ -171,6 +171,29 @@ def own_copy(page, library):
     return copy
 
 
+class Linker:
+    """os.link as a copy_function (shutil.copytree), going on from a fresh copy of a file once the
+    file has ext4's 65,000 links (the xl preset's pages are links to a few files already)."""
+
+    def __init__(self, spare):
+        self.spare = spare  # a folder for the copies, outside the tree being made
+        self.copies = {}  # inode of a source → the copy its links go to now
+
+    def __call__(self, source, dest):
+        inode = os.stat(source).st_ino
+        try:
+            os.link(self.copies.get(inode, source), dest)
+        except OSError as e:
+            if e.errno != errno.EMLINK:
+                raise
+            self.spare.mkdir(parents=True, exist_ok=True)
+            copy = self.spare / f"{inode}-{len(self.copies)}{Path(source).suffix}"
+            shutil.copyfile(source, copy)
+            self.copies[inode] = copy
+            os.link(copy, dest)
+        return dest
+
+
 class Tree:
     """Writes one library of hard links; counts what it made."""
 

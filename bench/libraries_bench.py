@@ -2,10 +2,10 @@
 "stay within 1.1× of today's figures in the same run"): the same manga, users and reading state as
 the one-library server beside it, the manga split between two folders by hard links (no page is
 copied), measured turn about with the one-library server at 1 client."""
-import os
 import shutil
 
 from . import loadgen, serving
+from .generate import Linker
 from .report import Row, target
 
 COLLECTIONS = 50
@@ -16,8 +16,9 @@ def split_library(library, into):
     """Two folders holding the manga of `library`, every other manga in the second, hard-linked."""
     first, second = into / "first", into / "second"
     shutil.rmtree(into, ignore_errors=True)
+    link = Linker(into / "spare")
     for i, manga in enumerate(sorted(p for p in library.iterdir() if p.is_dir())):
-        shutil.copytree(manga, (second if i % 2 else first) / manga.name, copy_function=os.link, symlinks=True)
+        shutil.copytree(manga, (second if i % 2 else first) / manga.name, copy_function=link, symlinks=True)
     return first, second
 
 
