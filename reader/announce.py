@@ -5,7 +5,8 @@ For each manga the scan added or changed:
    chapter id ever seen for it.
 2. A manga seen for the first time has its ids recorded, without notifications.
 3. Each new id is appended to `known`, and every user who follows the manga gets an in-app
-   notification ("Moon Garden · Ch. 6: Frost", reader/notes.py). A chapter that disappears and
+   notification ("Moon Garden · Ch. 6: Frost", reader/notes.py), in the user's own language
+   (reader/language.py of_user). A chapter that disappears and
    comes back is in `known` already, so it is not announced again.
 4. Users with a webhook get one delivery with the new chapters of the manga they follow
    (reader/webhooks.py sends it in the background), and each of their Web Push devices a
@@ -17,6 +18,7 @@ import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts import users
@@ -25,7 +27,7 @@ from mangacircus import moves as moved
 from mangacircus.errors import Conflict, Invalid
 from mangacircus.moves import Move
 
-from . import access, lookup, notes, prefs, social, webhooks, webpush
+from . import access, language, lookup, notes, prefs, social, webhooks, webpush
 
 if TYPE_CHECKING:
     from library.index import Index
@@ -81,14 +83,17 @@ def on_scan(current: Index, report: dict[str, Any]) -> None:
     for name, new in _new_chapters(current, names).items():
         manga = current.get(name)
         assert manga is not None  # _new_chapters() answers only manga of this index
-        items = [{"m": name, "c": c.id, "text": label(manga, c), "url": lookup.read_url(name, c)} for c in new]
         for user in filter(users.exists, social.followers(name)):
             if not access.can_see(user, name):
                 continue
+            with translation.override(language.of_user(user)):  # "Moon Garden · 第3話: Leaves"
+                items = [{"m": name, "c": c.id, "text": label(manga, c), "url": lookup.read_url(name, c)}
+                         for c in new]
             notes.add(user, items)
             hooks.setdefault(user, []).extend(items)
     for user, items in hooks.items():
-        _deliver(user, items)
+        with translation.override(language.of_user(user)):  # the push's and the webhook's title too
+            _deliver(user, items)
 
 
 def _deliver(user: str, items: list[dict[str, str]]) -> None:

@@ -8,6 +8,8 @@ from django.utils.cache import patch_vary_headers
 
 from mangacircus import languages
 
+from . import prefs
+
 APP_PATHS = ("/opds/", "/komga/")
 
 
@@ -26,6 +28,16 @@ def chosen(request):
         if own in languages.OFFERED:
             return own
     return languages.from_header(request.META.get("HTTP_ACCEPT_LANGUAGE")) or settings.LANGUAGE_CODE
+
+
+def of_user(name):
+    """The language a user's notifications are made in, outside any request: their own setting,
+    else the server's default (a browser's choice is known only while it asks)."""
+    try:
+        own = prefs.get_settings(name).get("language")
+    except KeyError:  # no such user (any more)
+        own = None
+    return own if own in languages.OFFERED else settings.LANGUAGE_CODE
 
 
 class LanguageMiddleware:

@@ -21,7 +21,9 @@ import time
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from mangacircus import netguard
 
@@ -125,7 +127,7 @@ def chapter_url(item):
 
 def message(fmt, items):
     """(body bytes, headers) of one delivery in the user's format."""
-    title = f"{len(items)} new chapter{'s' if len(items) != 1 else ''}"
+    title = ngettext("%(n)s new chapter", "%(n)s new chapters", len(items)) % {"n": len(items)}
     text = "\n".join(item["text"] for item in items)
     if fmt == "ntfy":
         headers = {"Title": title, "Content-Type": "text/plain; charset=utf-8"}
@@ -166,7 +168,8 @@ class Sender:
     def queue(self, user, url, fmt, items):
         with self.cond:
             entry = self.pending.setdefault(user, {"items": []})
-            entry.update(url=url, format=fmt)
+            # the language active now (the user's, reader/announce.py) words the title when it is sent
+            entry.update(url=url, format=fmt, language=translation.get_language())
             entry["items"] = (entry["items"] + list(items))[-MAX_ITEMS:]
             self.cond.notify_all()
 
@@ -190,7 +193,8 @@ class Sender:
             self._deliver(user, entry)
 
     def _deliver(self, user, entry):
-        body, headers = message(entry["format"], entry["items"])
+        with translation.override(entry.get("language")):
+            body, headers = message(entry["format"], entry["items"])
         try:
             result = post(entry["url"], body, headers)
             if result >= 400:

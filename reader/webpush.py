@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from mangacircus import netguard, secretkey
 from mangacircus.errors import Conflict, NotFound
@@ -101,9 +102,10 @@ def messages(items):
     for manga, chapters in by_manga.items():
         lines = [c["text"] for c in chapters[:MAX_LINES]]
         if len(chapters) > MAX_LINES:
-            lines.append(f"and {len(chapters) - MAX_LINES} more")
+            more = len(chapters) - MAX_LINES
+            lines.append(ngettext("and %(n)s more", "and %(n)s more", more) % {"n": more})
         body = "\n".join(lines).encode()[:MAX_BODY_TEXT].decode(errors="ignore")
-        title = "New chapter" if len(chapters) == 1 else f"{len(chapters)} new chapters"
+        title = ngettext("New chapter", "%(n)s new chapters", len(chapters)) % {"n": len(chapters)}
         payloads.append(json.dumps({"title": title, "body": body, "url": chapters[0]["url"], "tag": f"mc:{manga}"},
                                    ensure_ascii=False).encode())
     return payloads

@@ -5,9 +5,10 @@ import shutil
 import time
 
 import pytest
+from django.utils import translation
 
 from mangacircus import db as statedb
-from reader import announce, webhooks
+from reader import announce, webhooks, webpush
 from tests.library.conftest import make_page, publish, scan
 from tests.library.test_settle import age, copy_in
 from tests.reader.webhook_target import Target
@@ -110,3 +111,39 @@ def test_it_announces_a_chapter_copied_in_by_hand_only_once_it_settles(db, libra
     announce.on_scan(idx, report)
     [note] = db.data["notes"]["alice"]
     assert note["c"] == "0/5" and idx.get("Moon Garden").chapter("0/5").versions[0].files() == ["001.png", "002.png"]
+
+
+def test_each_follower_is_told_in_their_own_language(db, library_dir, settings):
+    """alice reads in Japanese, dave in the server's English: each gets the notification, the
+    webhook's title and the push's title in theirs (reader/language.py of_user)."""
+    settings.WEBHOOK_ALLOW = [ipaddress.ip_network("127.0.0.1/32")]
+    target = Target()
+    webhooks.start()
+    try:
+        db.data["users"]["alice"]["settings"] = {"language": "ja", "webhook": target.url + "/alice",
+                                                 "webhookFormat": "json"}
+        db.data["users"]["dave"] = {"name": "dave", "hash": "x", "settings": {}}
+        db.data["follows"]["dave"] = {"Moon Garden": True}
+        idx, report = scan(library_dir)
+        announce.on_scan(idx, report)
+        publish(library_dir / "Moon Garden" / "b01 Spring" / "c0003 Leaves")
+        idx, report = scan(library_dir, idx, "shallow")
+        announce.on_scan(idx, report)
+        with translation.override("ja"):
+            japanese = "Moon Garden · " + translation.gettext("%(label)s: %(title)s") % {
+                "label": translation.gettext("Ch. %(number)s") % {"number": "3"}, "title": "Leaves"}
+            title = translation.ngettext("%(n)s new chapter", "%(n)s new chapters", 1) % {"n": 1}
+            pushed = json.loads(webpush.messages([{"m": "Moon Garden", "text": japanese, "url": "x"}])[0])
+            push_title = translation.ngettext("New chapter", "%(n)s new chapters", 1) % {"n": 1}
+        assert japanese != "Moon Garden · Ch. 3: Leaves" and title != "1 new chapter"
+        assert [n["text"] for n in db.data["notes"]["alice"]] == [japanese]
+        assert [n["text"] for n in db.data["notes"]["dave"]] == ["Moon Garden · Ch. 3: Leaves"]
+        deadline = time.monotonic() + 5
+        while not target.requests and time.monotonic() < deadline:
+            time.sleep(0.02)
+        [(_, _, _, body)] = target.requests
+        assert json.loads(body)["title"] == title and json.loads(body)["message"] == japanese
+        assert pushed["title"] == push_title != "New chapter"
+    finally:
+        webhooks.stop()
+        target.close()
