@@ -28,7 +28,7 @@ from collections import ChainMap, Counter, deque
 from django.conf import settings
 from django.utils.translation import gettext
 
-from mangacircus import events, incidents, pauses
+from mangacircus import events, incidents, memory, pauses
 from mangacircus.errors import Unavailable
 
 from . import faults, index, libraries, meta, renames, snapshot
@@ -109,6 +109,7 @@ class Scanner:
             changed = {"added": [], "changed": sorted(current.manga), "removed": []}
             self.restored = make_report("restore", now_ms(), time.monotonic() - started, current, changed)
             self.reports.append(_trimmed(self.restored))
+            memory.give_back()  # the decoded snapshots' pages
         self.thread = threading.Thread(target=self._loop, name="library scanner", daemon=True)
         self.thread.start()
 
@@ -277,6 +278,7 @@ class Scanner:
             part.index = new
         if replaced:
             index.replace(self._merged())
+            memory.give_back()  # the scan's own garbage; the old index goes as its last readers finish
         return replaced
 
     def _named(self, part, text):
