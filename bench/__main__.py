@@ -141,16 +141,29 @@ def server_rows(work, library, index_pages, opts, say):
     finally:
         server.stop()
         handoff.stop()
-    say("the manga page of a long series")
-    rows += manga_page_bench.rows(work, library / typical_page(library), opts["seconds"], server_cpus, client_cpus)
-    say("2 libraries and 50 collections")
-    rows += libraries_bench.rows(work, library, data, cookies[0], index_pages["manga"], opts["seconds"], server_cpus,
-                                 client_cpus)
-    say("/lib/ from a CBZ")
-    rows += archives.lib_rows(work, library, typical_page(library), opts["seconds"], 16, server_cpus, client_cpus)
-    say("keeping a chapter offline in the browser")
-    rows.append(offline_bench.row(work, library / typical_page(library), runs=opts["keeps"]))
+    page = library / typical_page(library)
+    _part(rows, say, "the manga page of a long series",
+          lambda: manga_page_bench.rows(work, page, opts["seconds"], server_cpus, client_cpus))
+    _part(rows, say, "2 libraries and 50 collections",
+          lambda: libraries_bench.rows(work, library, data, cookies[0], index_pages["manga"], opts["seconds"],
+                                       server_cpus, client_cpus))
+    _part(rows, say, "/lib/ from a CBZ",
+          lambda: archives.lib_rows(work, library, typical_page(library), opts["seconds"], 16, server_cpus,
+                                    client_cpus))
+    _part(rows, say, "keeping a chapter offline in the browser",
+          lambda: [offline_bench.row(work, page, runs=opts["keeps"])])
     return rows
+
+
+def _part(rows, say, title, make):
+    """One part of the table that runs servers of its own: its rows, or a row saying why it failed,
+    so that a failure late in a long run (the xl preset's takes 15 minutes) keeps the table."""
+    say(title)
+    try:
+        rows += make()
+    except Exception as e:  # a broken part is a row of the table, not the end of the run
+        say(f"{title}: failed: {type(e).__name__}: {e}")
+        rows.append(skipped(title, f"failed: {type(e).__name__}: {e}"[:300]))
 
 
 def main(argv=None):

@@ -43,7 +43,7 @@ def rows(work, library, data, cookie, manga_count, seconds, server_cpus, client_
     try:
         admin = serving.Client("127.0.0.1", two.port)
         admin.cookies["sid"] = cookie
-        serving.wait_for_library(admin, manga_count, 120)
+        serving.wait_for_library(admin, manga_count, max(120, manga_count / 10))  # its first full scan
         names = [m["name"] for m in admin.get(f"/api/library?limit={manga_count}")[2]["manga"]]
         make_collections(admin, names)
         browsers = {"one": serving.browser_cookies(one, [cookie]), "two": serving.browser_cookies(two, [cookie])}
