@@ -13,6 +13,7 @@ from PIL import Image
 from bench.server import Server
 from tests.conftest import PASSWORD, make_page
 from tests.support.app import AppServer
+from tests.support.evaluate import answer
 
 _names = itertools.count(1)
 
@@ -167,7 +168,7 @@ class Reader:
 
     def settle(self):
         """Two animation frames: whatever a handler scheduled has been laid out."""
-        self.page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        answer(self.page, "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
     def progress(self, manga, cid):
         status, _, data = self.client.get(f"/api/chapter?m={quote(manga)}&c={quote(cid)}")

@@ -8,6 +8,7 @@ from urllib.parse import quote
 import pytest
 
 from tests.reader.conftest import Reader
+from tests.support.evaluate import answer
 
 MOON = "Moon Garden"
 SEEDS = "1/1"
@@ -15,12 +16,15 @@ ROOTS = "1/2"
 
 STORED = """async () => {
   const names = await caches.keys();
-  const db = await new Promise((ok) => {
+  const db = await new Promise((ok, no) => {
     const r = indexedDB.open("mangacircus-offline", 1);
     r.onsuccess = () => ok(r.result);
+    r.onerror = () => no(r.error);
   });
-  const count = (store) => new Promise((ok) => {
-    db.transaction(store).objectStore(store).getAll().onsuccess = (e) => ok(e.target.result);
+  const count = (store) => new Promise((ok, no) => {
+    const r = db.transaction(store).objectStore(store).getAll();
+    r.onsuccess = () => ok(r.result);
+    r.onerror = () => no(r.error);
   });
   return { caches: names, kept: await count("kept"), queue: await count("queue") };
 }"""
@@ -34,7 +38,7 @@ def srv(demo_server):
 def _poll(page, expression, timeout=10):
     deadline = time.monotonic() + timeout
     while True:
-        value = page.evaluate(expression)
+        value = answer(page, expression)
         if value:
             return value
         assert time.monotonic() < deadline, f"still false after {timeout} s: {expression}"
@@ -42,7 +46,7 @@ def _poll(page, expression, timeout=10):
 
 
 def _stored(page):
-    return page.evaluate(STORED)
+    return answer(page, f"({STORED})()")
 
 
 def _on_screen_loaded(page):
@@ -197,9 +201,9 @@ def test_it_keeps_a_whole_book_and_the_next_chapters_of_followed_manga_by_themse
     # Offline, a kept page's thumbnail is the kept image itself (the overview shows it scaled down).
     desktop.set_offline(True)
     reader.open(MOON, 1, 2)
-    image, thumb = page.evaluate("""async () => {
+    image, thumb = answer(page, """(async () => {
       const u = JSON.parse(document.getElementById("chapter-data").textContent).pages[0].u;
       const size = async (url) => (await (await fetch(ROOT + url)).blob()).size;
       return [await size(u), await size(u.replace(/^lib\\//, "lib-thumb/"))];
-    }""")
+    })()""")
     assert image == thumb > 0
