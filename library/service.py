@@ -89,6 +89,14 @@ class Scanner:
     # Start and stop
 
     def start(self):
+        with pauses.building():  # millions of objects at a million pages: no collector walking them meanwhile
+            self._restore()
+        memory.give_back()  # the decoded snapshots' pages
+        self.thread = threading.Thread(target=self._loop, name="library scanner", daemon=True)
+        self.thread.start()
+
+    def _restore(self):
+        """Each library's index from its snapshot; a full scan is pending for any without one."""
         started = time.monotonic()
         restored, fulls = {}, []
         for part in self.parts:
@@ -101,20 +109,18 @@ class Scanner:
                 fulls.append(last_full)
         if not restored:
             self.pending = {"full": True, "explicit": False}
-        else:
-            index.replace(self._merged())
-            self.last_full = self.saved_full = None if None in fulls else min(fulls)
-            self.pending = {"full": self._full_due(), "explicit": False}
-            current = index.current()
-            changed = {"added": [], "changed": sorted(current.manga), "removed": []}
-            self.restored = make_report("restore", now_ms(), time.monotonic() - started, current, changed)
-            self.reports.append(_trimmed(self.restored))
-            memory.give_back()  # the decoded snapshots' pages
-        self.thread = threading.Thread(target=self._loop, name="library scanner", daemon=True)
-        self.thread.start()
+            return
+        index.replace(self._merged())
+        self.last_full = self.saved_full = None if None in fulls else min(fulls)
+        self.pending = {"full": self._full_due(), "explicit": False}
+        current = index.current()
+        changed = {"added": [], "changed": sorted(current.manga), "removed": []}
+        self.restored = make_report("restore", now_ms(), time.monotonic() - started, current, changed)
+        self.reports.append(_trimmed(self.restored))
 
     def _merged(self):
         return index.merged({part.library.name: part.index for part in self.parts})
+
     def stop(self):
         with self.cond:
             self.stopping = True

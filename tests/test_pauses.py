@@ -42,3 +42,15 @@ def test_background_lowers_only_the_calling_thread(fresh_collector):
     assert seen["thread"] == min(mine + pauses.BACKGROUND_NICE, 19)
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine
     assert os.getpriority(os.PRIO_PROCESS, 0) == mine
+
+
+def test_building_collects_nothing_meanwhile_and_freezes_what_it_made_once_the_server_enabled_it(fresh_collector):
+    pauses._state.update(enabled=False, settled=False)
+    with pytest.raises(ValueError), pauses.building():
+        assert not gc.isenabled()
+        raise ValueError("a broken snapshot")
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # in tests nothing is frozen
+    pauses.enable()
+    with pauses.building():
+        made = [[n] for n in range(5000)]
+    assert gc.isenabled() and gc.get_freeze_count() > len(made)

@@ -75,3 +75,16 @@ def test_it_forgets_removed_manga(library_dir):
     summaries.on_scan(new_index, report)
     assert [s.name for s in summaries.ordered(new_index)] == ["Moon Garden"]
     assert "Long Scroll" not in summaries._cache
+
+
+def test_a_cover_is_looked_at_only_when_shown_and_then_once(library_dir, monkeypatch):
+    """The cover's URL names its thumbnail by the file's stat, behind the library's path checks: made
+    for every manga at once, 10,000 of them kept the first library page waiting."""
+    looked = []
+    real = summaries.lookup.cover_url
+    monkeypatch.setattr(summaries.lookup, "cover_url", lambda manga: looked.append(manga.name) or real(manga))
+    index, _ = _scan(library_dir)
+    moon = summaries.by_name(index)["Moon Garden"]
+    assert looked == []
+    assert moon.cover == real(index.get("Moon Garden")) and moon.cover.startswith("thumb/Moon%20Garden")
+    assert looked == ["Moon Garden"]
