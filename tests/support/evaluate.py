@@ -5,7 +5,12 @@ handles, an animation frame in a page that is not painted) would hold the test f
 
 def answer(page, expression, seconds=10):
     """The value of a JavaScript expression (a promise is awaited), or an Error from Playwright naming
-    the expression when it has not settled within `seconds`."""
-    short = " ".join(expression.split())[:80].replace("\\", "\\\\").replace("'", "\\'")
-    return page.evaluate(f"Promise.race([Promise.resolve(\n{expression}\n), new Promise((_, no) => setTimeout("
-                         f"() => no(new Error('no answer in {seconds} s: {short}')), {seconds * 1000}))])")
+    the expression when it has not settled within `seconds`. The timer goes once it has settled, so
+    a test polling with it leaves none behind in the page."""
+    what = " ".join(expression.split())[:80]
+    return page.evaluate(f"""([ms, what]) => new Promise((ok, no) => {{
+  const timer = setTimeout(() => no(new Error(`no answer in ${{ms / 1000}} s: ${{what}}`)), ms);
+  Promise.resolve(
+{expression}
+  ).then((value) => {{ clearTimeout(timer); ok(value); }}, (error) => {{ clearTimeout(timer); no(error); }});
+}})""", [seconds * 1000, what])
